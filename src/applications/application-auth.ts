@@ -1,0 +1,29 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { UnauthorizedError } from '../platform/http/gateway-error.ts';
+import type { Application } from './applications.service.ts';
+import type { ApplicationAuthenticator } from './authentication.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    application: Application | null;
+  }
+  interface FastifyInstance {
+    applicationAuthenticator: ApplicationAuthenticator;
+  }
+}
+
+/**
+ * Makes every route of `scope` (an encapsulated plugin context) require application credentials.
+ * Call it at the top of a domain plugin.
+ */
+export function requireApplicationAuth(scope: FastifyInstance): void {
+  scope.addHook('onRequest', async (request) => {
+    request.application = await scope.applicationAuthenticator.authenticate(request.headers);
+  });
+}
+
+/** The authenticated application of a request inside a `requireApplicationAuth` scope. */
+export function applicationOf(request: FastifyRequest): Application {
+  if (!request.application) throw new UnauthorizedError();
+  return request.application;
+}

@@ -1,0 +1,66 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Queryable } from '../platform/db/database.ts';
+import { UnauthorizedError } from '../platform/http/gateway-error.ts';
+import { hashSecretToken, tokenMatchesHash } from './api-key.ts';
+import { findApplicationById } from './applications.repository.ts';
+import { type Application, toApplication } from './applications.service.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Compared against when the application does not exist, so that answer takes as long as a wrong key.
+const UNKNOWN_APPLICATION_HASH = hashSecretToken('chaingate: no such application');
+
+export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+type CacheEntry = { hash: Uint8Array; application: Application; expiresAt: number };
+
+/**
+ * Checks `Authorization: Bearer <apiKey>` and `x-application-svc` (or its synonym `x-application-vkn`).
+ * Rows are cached for a few seconds, which keeps the hot path off the store; a key rotated in this
+ * process is dropped from the cache at once, one rotated by another process within `ttlMs`.
+ */
+export class ApplicationAuthenticator {
+  readonly #cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly ttlMs = 5_000,
+  ) {}
+
+  forget(applicationId: string): void {
+    this.#cache.delete(applicationId);
+  }
+
+  async authenticate(headers: IncomingHttpHeaders): Promise<Application> {
+    const token = bearerToken(headers);
+    const applicationId =
+      headerValue(headers['x-application-svc']) ?? headerValue(headers['x-application-vkn']);
+    const entry =
+      applicationId && UUID.test(applicationId) ? await this.#lookup(applicationId.toLowerCase()) : undefined;
+    const matches = tokenMatchesHash(token ?? '', entry?.hash ?? UNKNOWN_APPLICATION_HASH);
+    if (!token || !entry || !matches) throw new UnauthorizedError();
+    return entry.application;
+  }
+
+  async #lookup(applicationId: string): Promise<CacheEntry | undefined> {
+    const cached = this.#cache.get(applicationId);
+    if (cached && cached.expiresAt > Date.now()) return cached;
+    const row = await findApplicationById(this.db, applicationId);
+    if (!row) return undefined;
+    const entry = {
+      hash: row.api_key_hash,
+      application: toApplication(row),
+      expiresAt: Date.now() + this.ttlMs,
+    };
+    this.#cache.set(applicationId, entry);
+    return entry;
+  }
+}

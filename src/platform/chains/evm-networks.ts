@@ -1,0 +1,99 @@
+import { type Chain, createPublicClient, defineChain, fallback, http, type PublicClient } from 'viem';
+import type { EvmNetworkEntry } from '../config/config-file.ts';
+import { ConfigError } from '../config/config-file.ts';
+import { DEVNET_CHAIN_ID, findKnownChain } from '../config/known-chains.ts';
+
+/** One EVM network the service can use, with its read client. */
+export type EvmNetwork = {
+  chainId: number;
+  name: string;
+  symbol: string;
+  isMainnet: boolean;
+  explorer: string;
+  faucet: string | null;
+  /** Funds new accounts with the node's `anvil_setBalance`; only the devnet has it. */
+  hasDevnetFaucet: boolean;
+  confirmations: number;
+  /** Ceiling for fee bumps of stuck transactions, in wei per gas; undefined = none. */
+  maxFeePerGasWei: bigint | undefined;
+  rpcUrls: string[];
+  chain: Chain;
+  client: PublicClient;
+};
+
+function makeNetwork(fields: Omit<EvmNetwork, 'chain' | 'client'>): EvmNetwork {
+  const chain = defineChain({
+    id: fields.chainId,
+    name: fields.name,
+    nativeCurrency: { name: fields.symbol, symbol: fields.symbol, decimals: 18 },
+    rpcUrls: { default: { http: fields.rpcUrls } },
+    testnet: !fields.isMainnet,
+  });
+  const transports = fields.rpcUrls.map((url) => http(url, { retryCount: 2, timeout: 15_000 }));
+  const transport =
+    transports.length === 1 ? (transports[0] as ReturnType<typeof http>) : fallback(transports);
+  const client = createPublicClient({ chain, transport, pollingInterval: 250 }) as PublicClient;
+  return { ...fields, chain, client };
+}
+
+export function devnetNetwork(rpcUrl: string): EvmNetwork {
+  return makeNetwork({
+    chainId: DEVNET_CHAIN_ID,
+    name: 'chaingate devnet (anvil)',
+    symbol: 'ETH',
+    isMainnet: false,
+    explorer: '',
+    faucet: null,
+    hasDevnetFaucet: true,
+    confirmations: 0,
+    maxFeePerGasWei: undefined,
+    rpcUrls: [rpcUrl],
+  });
+}
+
+/** A network from the config file, completed from the catalogue of well-known chains. */
+export function configuredNetwork(entry: EvmNetworkEntry): EvmNetwork {
+  const known = findKnownChain(entry.chainId);
+  const name = entry.name ?? known?.name;
+  const symbol = entry.symbol ?? known?.symbol;
+  if (!name || !symbol) {
+    throw new ConfigError(
+      `evm network ${entry.chainId} is not in the catalogue of well-known chains: give its name and symbol`,
+    );
+  }
+  return makeNetwork({
+    chainId: entry.chainId,
+    name,
+    symbol,
+    isMainnet: entry.isMainnet ?? known?.isMainnet ?? false,
+    explorer: entry.explorer ?? known?.explorer ?? '',
+    faucet: entry.faucet !== undefined ? entry.faucet : (known?.faucet ?? null),
+    hasDevnetFaucet: false,
+    confirmations: entry.confirmations ?? known?.confirmations ?? 1,
+    maxFeePerGasWei:
+      entry.maxFeePerGasGwei === undefined ? undefined : BigInt(Math.round(entry.maxFeePerGasGwei * 1e9)),
+    rpcUrls: entry.rpcUrls,
+  });
+}
+
+/** The networks of this service, by chain id. */
+export class EvmNetworks {
+  readonly #byId = new Map<number, EvmNetwork>();
+
+  constructor(networks: readonly EvmNetwork[]) {
+    for (const network of networks) {
+      if (this.#byId.has(network.chainId)) {
+        throw new ConfigError(`evm network ${network.chainId} is configured twice`);
+      }
+      this.#byId.set(network.chainId, network);
+    }
+  }
+
+  get(chainId: number): EvmNetwork | undefined {
+    return this.#byId.get(chainId);
+  }
+
+  all(): EvmNetwork[] {
+    return [...this.#byId.values()];
+  }
+}

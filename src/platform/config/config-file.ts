@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import { type Static, Type } from 'typebox';
+import { Value } from 'typebox/value';
+import { parse as parseYaml } from 'yaml';
+
+const EvmNetworkEntry = Type.Object(
+  {
+    chainId: Type.Integer({ minimum: 1 }),
+    name: Type.Optional(Type.String({ minLength: 1 })),
+    symbol: Type.Optional(Type.String({ minLength: 1 })),
+    rpcUrls: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+    explorer: Type.Optional(Type.String()),
+    faucet: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    isMainnet: Type.Optional(Type.Boolean()),
+    confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
+    maxFeePerGasGwei: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+const StellarNetworkEntry = Type.Object(
+  {
+    networkId: Type.Integer({ minimum: 1 }),
+    rpcUrl: Type.String({ minLength: 1 }),
+    networkPassphrase: Type.String({ minLength: 1 }),
+    friendbotUrl: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+/** What `CHAINGATE_CONFIG` may hold (JSON or YAML). Every key is optional. */
+export const ConfigFile = Type.Object(
+  {
+    evm: Type.Optional(
+      Type.Object({ networks: Type.Optional(Type.Array(EvmNetworkEntry)) }, { additionalProperties: false }),
+    ),
+    stellar: Type.Optional(
+      Type.Object(
+        { networks: Type.Optional(Type.Array(StellarNetworkEntry)) },
+        { additionalProperties: false },
+      ),
+    ),
+    smtp: Type.Optional(
+      Type.Object(
+        { url: Type.String(), from: Type.Optional(Type.String()) },
+        { additionalProperties: false },
+      ),
+    ),
+    ipfs: Type.Optional(Type.Object({ gatewayBaseUrl: Type.Optional(Type.String()) })),
+    publicBaseUrl: Type.Optional(Type.String()),
+    devnet: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Optional(Type.Boolean()),
+          port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+          blockTimeSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ConfigFile = Static<typeof ConfigFile>;
+export type EvmNetworkEntry = Static<typeof EvmNetworkEntry>;
+export type StellarNetworkEntry = Static<typeof StellarNetworkEntry>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the optional config file; every problem names the file and the key. */
+export function readConfigFile(path: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (cause) {
+    throw new ConfigError(`cannot read config file ${path}: ${(cause as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+  } catch (cause) {
+    throw new ConfigError(
+      `config file ${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(cause as Error).message}`,
+    );
+  }
+  parsed ??= {};
+  if (!Value.Check(ConfigFile, parsed)) {
+    const first = Value.Errors(ConfigFile, parsed)[0];
+    const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : '(root)';
+    const extra = (first?.params as { additionalProperties?: string[] } | undefined)?.additionalProperties;
+    throw new ConfigError(
+      `config file ${path}: ${where} ${first?.message ?? 'is invalid'}${extra ? ` (${extra.join(', ')})` : ''}`,
+    );
+  }
+  return parsed;
+}

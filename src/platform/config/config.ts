@@ -1,0 +1,67 @@
+import { resolve } from 'node:path';
+import { ConfigError, type ConfigFile, readConfigFile } from './config-file.ts';
+
+export type Config = {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  masterKey: string | undefined;
+  adminToken: string | undefined;
+  smtpUrl: string | undefined;
+  logLevel: string;
+  publicBaseUrl: string | undefined;
+  file: ConfigFile;
+  devnet: { enabled: boolean; port: number; blockTimeSeconds: number; anvilBinary: string | undefined };
+};
+
+type Env = Record<string, string | undefined>;
+
+function parsePort(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`${name} must be a port number (0-65535), got '${value}'`);
+  }
+  return port;
+}
+
+function parsePositive(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0)
+    throw new ConfigError(`${name} must be a positive number, got '${value}'`);
+  return number;
+}
+
+/** Builds the configuration from the environment (see the README's table) and the optional config file. */
+export function loadConfig(env: Env = process.env): Config {
+  const file: ConfigFile = env.CHAINGATE_CONFIG ? readConfigFile(env.CHAINGATE_CONFIG) : {};
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: parsePort(env.PORT, 'PORT', 8080),
+    dataDir: resolve(env.CHAINGATE_DATA_DIR || './data'),
+    databaseUrl,
+    masterKey: env.CHAINGATE_MASTER_KEY || undefined,
+    adminToken: env.CHAINGATE_ADMIN_TOKEN || undefined,
+    smtpUrl: env.CHAINGATE_SMTP_URL || file.smtp?.url || undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+    publicBaseUrl: env.CHAINGATE_PUBLIC_BASE_URL || file.publicBaseUrl || undefined,
+    file,
+    devnet: {
+      enabled:
+        env.CHAINGATE_DEVNET === undefined ? (file.devnet?.enabled ?? true) : env.CHAINGATE_DEVNET !== '0',
+      port: parsePort(env.CHAINGATE_DEVNET_PORT, 'CHAINGATE_DEVNET_PORT', file.devnet?.port ?? 8545),
+      blockTimeSeconds: parsePositive(
+        env.CHAINGATE_DEVNET_BLOCK_TIME,
+        'CHAINGATE_DEVNET_BLOCK_TIME',
+        file.devnet?.blockTimeSeconds ?? 1,
+      ),
+      anvilBinary: env.CHAINGATE_ANVIL_BIN || undefined,
+    },
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * The store, as the rest of chaingate sees it: parameterised queries and transactions. Two
+ * implementations share one set of SQL migrations: embedded PGlite and a PostgreSQL server (`pg`).
+ */
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `work` in one database transaction; rolls back if it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Unique-violation SQLSTATE, for idempotency enforced by constraints. */
+export const UNIQUE_VIOLATION = '23505';
+
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | undefined)?.code === UNIQUE_VIOLATION;
+}

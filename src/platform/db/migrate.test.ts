@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { databaseFactories } from '../../../test/support/databases.ts';
+import { createDatabase } from '../../../test/support/postgres-server.ts';
+import type { Database } from './database.ts';
+import { isUniqueViolation } from './database.ts';
+import { listMigrations, migrate, splitStatements } from './migrate.ts';
+import { openPostgresDatabase } from './postgres-database.ts';
+
+describe.each(databaseFactories)('migrations on $kind', (factory) => {
+  let db: Database;
+  afterEach(async () => db?.close());
+
+  it('applies every migration once and records it', async () => {
+    db = await factory.open();
+    const all = listMigrations().map((m) => m.version);
+    expect(await migrate(db)).toEqual(all);
+    expect(await migrate(db)).toEqual([]);
+    const rows = await db.query<{ version: number }>(
+      'SELECT version FROM schema_migrations ORDER BY version',
+    );
+    expect(rows.map((r) => r.version)).toEqual(all);
+  });
+
+  it('rolls back a transaction that throws', async () => {
+    db = await factory.open();
+    await migrate(db);
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("INSERT INTO settings (key, value) VALUES ('k', 'v')");
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await db.query("SELECT * FROM settings WHERE key = 'k'")).toEqual([]);
+  });
+
+  it('reports a unique violation with its SQLSTATE', async () => {
+    db = await factory.open();
+    await migrate(db);
+    await db.query("INSERT INTO settings (key, value) VALUES ('dup', '1')");
+    const error = await db
+      .query("INSERT INTO settings (key, value) VALUES ('dup', '2')")
+      .catch((e: unknown) => e);
+    expect(isUniqueViolation(error)).toBe(true);
+  });
+
+  it('decodes bigint and numeric as strings, without losing precision', async () => {
+    db = await factory.open();
+    const [row] = await db.query<{ big: unknown; num: unknown }>(
+      "SELECT 9007199254740993::int8 AS big, '123456789012345678901234567890'::numeric AS num",
+    );
+    expect(row).toEqual({ big: '9007199254740993', num: '123456789012345678901234567890' });
+  });
+});
+
+describe('migrations on one PostgreSQL server from two processes at once', () => {
+  it('serialise on an advisory lock: each version is applied exactly once', async () => {
+    const url = await createDatabase(inject('postgresUrl'));
+    const [a, b] = await Promise.all([openPostgresDatabase(url), openPostgresDatabase(url)]);
+    try {
+      const [appliedA, appliedB] = await Promise.all([migrate(a), migrate(b)]);
+      expect([...appliedA, ...appliedB].sort()).toEqual(listMigrations().map((m) => m.version));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+describe('splitStatements', () => {
+  it('splits on semicolons at line ends and drops comments', () => {
+    expect(splitStatements('-- c\nCREATE TABLE a (x int);\n\nCREATE INDEX i ON a (x);\n')).toEqual([
+      'CREATE TABLE a (x int)',
+      'CREATE INDEX i ON a (x)',
+    ]);
+  });
+});

@@ -1,0 +1,154 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { findFreePort, isPortFree } from '../net/free-port.ts';
+import { DevnetError, locateAnvilBinary } from './anvil-binary.ts';
+
+export const DEVNET_CHAIN_ID = 31337;
+
+export type AnvilDevnetOptions = {
+  /** Directory for the chain state and pid file; undefined keeps the chain in memory only. */
+  stateDir: string | undefined;
+  host?: string;
+  /** Preferred port; another free port is taken when it is busy. 0 = any. */
+  port?: number;
+  /** Seconds between blocks (interval mining); undefined mines a block per transaction. */
+  blockTimeSeconds?: number;
+  binary?: string;
+  onLog?: (line: string) => void;
+};
+
+export type AnvilDevnet = {
+  rpcUrl: string;
+  port: number;
+  pid: number;
+  /** Stops anvil with SIGTERM so that it writes its state, then waits for it to exit. */
+  stop(): Promise<void>;
+};
+
+async function rpcAnswers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      signal: AbortSignal.timeout(1000),
+    });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isAnvilProcess(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('anvil');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An anvil left running by a server that died without stopping it (kill -9) still holds the chain:
+ * stop it gracefully so that it writes its state, which the new anvil then loads.
+ */
+async function stopOrphan(pidFile: string): Promise<void> {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  if (Number.isInteger(pid) && pid > 0 && processAlive(pid) && isAnvilProcess(pid)) {
+    process.kill(pid, 'SIGTERM');
+    for (let waited = 0; waited < 10_000 && processAlive(pid); waited += 50) await sleep(50);
+    if (processAlive(pid)) process.kill(pid, 'SIGKILL');
+  }
+  rmSync(pidFile, { force: true });
+}
+
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** Starts the devnet (chain id 31337) and resolves once its RPC answers. */
+export async function startAnvilDevnet(options: AnvilDevnetOptions): Promise<AnvilDevnet> {
+  const binary = locateAnvilBinary(options.binary);
+  const host = options.host ?? '127.0.0.1';
+  const args = ['--host', host, '--chain-id', String(DEVNET_CHAIN_ID), '--silent'];
+  if (options.blockTimeSeconds !== undefined) args.push('--block-time', String(options.blockTimeSeconds));
+  let pidFile: string | undefined;
+  if (options.stateDir) {
+    mkdirSync(options.stateDir, { recursive: true });
+    pidFile = join(options.stateDir, 'anvil.pid');
+    await stopOrphan(pidFile);
+    args.push('--state', join(options.stateDir, 'state.json'), '--state-interval', '5');
+  }
+  const preferred = options.port ?? 8545;
+  const port = preferred !== 0 && (await isPortFree(preferred, host)) ? preferred : await findFreePort(host);
+  args.push('--port', String(port));
+
+  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+    options.onLog?.(chunk.toString().trim());
+  });
+  const spawnError = new Promise<never>((_, reject) => {
+    child.once('error', (error) => reject(new DevnetError(`cannot start anvil: ${error.message}`)));
+    child.once('exit', (code, signal) =>
+      reject(
+        new DevnetError(
+          `anvil exited during start (${signal ?? `code ${code}`}): ${stderr.trim().split('\n').pop() ?? ''}`,
+        ),
+      ),
+    );
+  });
+  spawnError.catch(() => {});
+  const rpcUrl = `http://${host}:${port}`;
+  const ready = (async () => {
+    for (let waited = 0; waited < 30_000; waited += 100) {
+      if (await rpcAnswers(rpcUrl)) return;
+      await sleep(100);
+    }
+    throw new DevnetError(`anvil did not answer on ${rpcUrl} within 30 s`);
+  })();
+  try {
+    await Promise.race([ready, spawnError]);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid));
+  child.removeAllListeners('exit');
+  // If this process exits without stop() (a test runner tearing down), do not leave anvil behind.
+  const killOnExit = () => child.kill('SIGTERM');
+  process.once('exit', killOnExit);
+  return {
+    rpcUrl,
+    port,
+    pid: child.pid ?? 0,
+    stop: async () => {
+      process.removeListener('exit', killOnExit);
+      child.kill('SIGTERM');
+      await waitForExit(child, 10_000);
+      if (pidFile) rmSync(pidFile, { force: true });
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Registry } from 'prom-client';
+import type { EvmNetworks } from './chains/evm-networks.ts';
+import type { Config } from './config/config.ts';
+import type { Database } from './db/database.ts';
+import type { KeyVault } from './vault/key-vault.ts';
+
+/** Shared machinery every domain plugin reaches through `app.platform`. */
+export type Platform = {
+  config: Config;
+  db: Database;
+  vault: KeyVault;
+  evm: EvmNetworks;
+  metrics: Registry;
+  logger: FastifyBaseLogger;
+  /** URLs of the embedded local networks, for credentials.json and the docs. */
+  local: { devnetRpcUrl: string | null; sorobanRpcUrl: string | null };
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    platform: Platform;
+  }
+}

@@ -1,0 +1,116 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { ApplicationAuthenticator } from './applications/authentication.ts';
+import { type Credentials, ensureFirstStartCredentials } from './applications/first-start.ts';
+import { seedStandardSpecs } from './evm/specs/seed-standard-specs.ts';
+import {
+  configuredNetwork,
+  devnetNetwork,
+  type EvmNetwork,
+  EvmNetworks,
+} from './platform/chains/evm-networks.ts';
+import type { Config } from './platform/config/config.ts';
+import type { Database } from './platform/db/database.ts';
+import { migrate } from './platform/db/migrate.ts';
+import { openPgliteDatabase } from './platform/db/pglite-database.ts';
+import { openPostgresDatabase } from './platform/db/postgres-database.ts';
+import { type AnvilDevnet, startAnvilDevnet } from './platform/devnet/anvil-devnet.ts';
+import { Readiness } from './platform/health/readiness.ts';
+import { createMetricsRegistry } from './platform/observability/metrics.ts';
+import type { Platform } from './platform/platform.ts';
+import { KeyVault } from './platform/vault/key-vault.ts';
+import { loadMasterKey } from './platform/vault/master-key.ts';
+
+export type RunningService = {
+  app: FastifyInstance;
+  platform: Platform;
+  url: string;
+  /** Set on the first start only. */
+  firstStartCredentials: Credentials | undefined;
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts chaingate: listens first (so `/health` answers 503 while starting and a busy port fails
+ * fast), then opens the store, migrates, starts the embedded devnet and marks the service ready.
+ */
+export async function startService(config: Config): Promise<RunningService> {
+  const readiness = new Readiness();
+  const metrics = createMetricsRegistry();
+  const app = await buildApp({ logLevel: config.logLevel, readiness, metrics });
+  const cleanups: Array<() => Promise<void>> = [async () => app.close()];
+  const stop = async () => {
+    readiness.ready = false;
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((error) => app.log.error({ err: error }, 'stop failed'));
+  };
+
+  try {
+    mkdirSync(config.dataDir, { recursive: true });
+    const address = await app.listen({ port: config.port, host: config.host });
+    readiness.set('store', 'starting');
+
+    const db: Database = config.databaseUrl
+      ? await openPostgresDatabase(config.databaseUrl)
+      : await openPgliteDatabase(join(config.dataDir, 'pgdata'));
+    cleanups.push(() => db.close());
+    const applied = await migrate(db);
+    if (applied.length > 0) app.log.info({ migrations: applied }, 'store migrated');
+    readiness.set('store', 'up');
+
+    const master = loadMasterKey(config.masterKey, config.dataDir);
+    if (master.generated) {
+      app.log.warn(
+        { path: master.path },
+        'CHAINGATE_MASTER_KEY is not set: generated a master key in the data dir',
+      );
+    }
+    const vault = new KeyVault(master.key);
+
+    const networks: EvmNetwork[] = [];
+    let devnet: AnvilDevnet | undefined;
+    if (config.devnet.enabled) {
+      readiness.set('devnet', 'starting');
+      devnet = await startAnvilDevnet({
+        stateDir: join(config.dataDir, 'devnet'),
+        port: config.devnet.port,
+        blockTimeSeconds: config.devnet.blockTimeSeconds,
+        binary: config.devnet.anvilBinary,
+      });
+      cleanups.push(() => (devnet as AnvilDevnet).stop());
+      networks.push(devnetNetwork(devnet.rpcUrl));
+      readiness.set('devnet', 'up');
+    }
+    for (const entry of config.file.evm?.networks ?? []) networks.push(configuredNetwork(entry));
+
+    const platform: Platform = {
+      config,
+      db,
+      vault,
+      evm: new EvmNetworks(networks),
+      metrics,
+      logger: app.log,
+      local: { devnetRpcUrl: devnet?.rpcUrl ?? null, sorobanRpcUrl: null },
+    };
+    app.platform = platform;
+    app.applicationAuthenticator = new ApplicationAuthenticator(db);
+
+    await seedStandardSpecs(db);
+    const firstStartCredentials = await ensureFirstStartCredentials(platform);
+    if (firstStartCredentials) {
+      // Printed once, on purpose (service contract): a newcomer needs them to make the first call.
+      app.log.info(
+        `first start: credentials written to credentials.json: ${JSON.stringify(firstStartCredentials)}`,
+      );
+    }
+
+    readiness.ready = true;
+    app.log.info({ address }, 'chaingate is ready');
+    return { app, platform, url: address, firstStartCredentials, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
