@@ -2,7 +2,11 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Registry } from 'prom-client';
 import { adminRoutes } from './applications/admin.routes.ts';
 import { requireApplicationAuth } from './applications/application-auth.ts';
+import { chainRoutes } from './evm/chain/chain.routes.ts';
 import { chainsRoutes } from './evm/chains/chains.routes.ts';
+import { infoRoutes } from './evm/info/info.routes.ts';
+import { transactRoutes } from './evm/transact/transact.routes.ts';
+import './evm/engine/tx-engine-plugin.ts';
 import { specsRoutes } from './evm/specs/specs.routes.ts';
 import { type Readiness, readinessPlugin } from './platform/health/readiness.ts';
 import { errorHandlerPlugin } from './platform/http/error-handler.ts';
@@ -30,6 +34,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.decorate('platform', null as unknown as Platform);
   app.decorate('applicationAuthenticator', null as never);
+  app.decorate('txEngine', null as never);
   app.decorateRequest('application', null);
 
   await app.register(errorHandlerPlugin);
@@ -42,6 +47,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requireApplicationAuth(api);
     await api.register(chainsRoutes);
     await api.register(specsRoutes);
+    await api.register(transactRoutes);
+    await api.register(infoRoutes);
+    await api.register(chainRoutes);
   });
   return app;
 }

@@ -4,6 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { ApplicationAuthenticator } from './applications/authentication.ts';
 import { type Credentials, ensureFirstStartCredentials } from './applications/first-start.ts';
+import { replayRevertReason } from './evm/engine/replay-revert.ts';
+import { TxEngine } from './evm/engine/tx-engine.ts';
+import { standardAbis } from './evm/shared/standard-abis.ts';
+import { findVisibleSpec } from './evm/specs/contract-specs.repository.ts';
 import { seedStandardSpecs } from './evm/specs/seed-standard-specs.ts';
 import {
   configuredNetwork,
@@ -105,6 +109,23 @@ export async function startService(config: Config): Promise<RunningService> {
         `first start: credentials written to credentials.json: ${JSON.stringify(firstStartCredentials)}`,
       );
     }
+
+    const engine = new TxEngine(platform, {
+      stuckAfterMs: config.engine.stuckAfterSeconds * 1000,
+      decodeRevert: async (row, receipt) => {
+        const network = platform.evm.get(row.chain_id);
+        if (!network) return 'execution reverted';
+        const spec =
+          row.spec_id === null ? undefined : await findVisibleSpec(db, row.application_id, row.spec_id);
+        return replayRevertReason(network, row, receipt.blockNumber, [
+          ...(spec ? [spec.abi] : []),
+          ...standardAbis(),
+        ]);
+      },
+    });
+    app.txEngine = engine;
+    engine.start();
+    cleanups.push(() => engine.stop());
 
     readiness.ready = true;
     app.log.info({ address }, 'chaingate is ready');

@@ -12,6 +12,7 @@ export type Config = {
   logLevel: string;
   publicBaseUrl: string | undefined;
   file: ConfigFile;
+  engine: { stuckAfterSeconds: number };
   devnet: { enabled: boolean; port: number; blockTimeSeconds: number; anvilBinary: string | undefined };
 };
 
@@ -52,6 +53,13 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     publicBaseUrl: env.CHAINGATE_PUBLIC_BASE_URL || file.publicBaseUrl || undefined,
     file,
+    engine: {
+      stuckAfterSeconds: parsePositive(
+        env.CHAINGATE_STUCK_AFTER_SECONDS,
+        'CHAINGATE_STUCK_AFTER_SECONDS',
+        30,
+      ),
+    },
     devnet: {
       enabled:
         env.CHAINGATE_DEVNET === undefined ? (file.devnet?.enabled ?? true) : env.CHAINGATE_DEVNET !== '0',

@@ -1,0 +1,39 @@
+import { type AbiFunction, bytesToHex, decodeFunctionResult, type Hex } from 'viem';
+import type { JsonValue } from './json-value.ts';
+
+const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Converts a viem-decoded value to JSON. Integers within ±(2^53−1) become JSON numbers; larger ones
+ * become decimal strings, because a JSON number that big is silently rounded by most clients.
+ */
+export function toJsonValue(value: unknown): JsonValue {
+  if (typeof value === 'bigint') {
+    return value <= maxSafe && value >= -maxSafe ? Number(value) : value.toString();
+  }
+  if (typeof value === 'number') {
+    if (Number.isInteger(value) && !Number.isSafeInteger(value)) return BigInt(value).toString();
+    return Number.isFinite(value) ? value : null;
+  }
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (value === null || value === undefined) return null;
+  if (value instanceof Uint8Array) return bytesToHex(value);
+  if (Array.isArray(value)) return value.map(toJsonValue);
+  if (typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, toJsonValue(entry)]));
+  }
+  return String(value);
+}
+
+/**
+ * Decodes a call's return data to one JSON entry per output, in order, so clients never have to tell
+ * a single value from a list of values. Structs with named components become objects.
+ */
+export function decodeViewResult(fn: AbiFunction, data: Hex): JsonValue[] {
+  const outputs = fn.outputs;
+  if (outputs.length === 0) return [];
+  const decoded: unknown = decodeFunctionResult({ abi: [fn], functionName: fn.name, data } as never);
+  // viem unwraps a single output but returns an array for several.
+  if (outputs.length === 1) return [toJsonValue(decoded)];
+  return (decoded as readonly unknown[]).map(toJsonValue);
+}

@@ -1,0 +1,159 @@
+import { type Hex, hexToBigInt, numberToHex } from 'viem';
+import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { errorCodes } from './engine-errors.ts';
+import type { TransactionRow } from './transaction-record.ts';
+import {
+  findAttemptsByHashes,
+  findTransactionById,
+  listAttemptHashes,
+  recordDeployedContract,
+  recordMined,
+  setState,
+} from './transactions.repository.ts';
+
+type RpcReceipt = {
+  transactionHash: Hex;
+  blockHash: Hex;
+  blockNumber: Hex;
+  status: Hex;
+  gasUsed: Hex;
+  effectiveGasPrice?: Hex;
+};
+
+export type RevertDecoder = (row: TransactionRow, receipt: { blockNumber: bigint }) => Promise<string>;
+
+/**
+ * Follows `inserted → processing → confirmed | evmError` for one network. New blocks are read whole
+ * (`eth_getBlockReceipts`: one call per block however many of our transactions it holds); open records
+ * are also checked one by one, which catches what happened while the service was down.
+ */
+export class ConfirmationTracker {
+  #lastScanned: bigint | undefined;
+  #blockReceiptsSupported = true;
+
+  constructor(
+    private readonly db: Database,
+    private readonly network: EvmNetwork,
+    private readonly decodeRevert: RevertDecoder,
+    private readonly onDeployed: (row: TransactionRow) => Promise<void> = async () => {},
+  ) {}
+
+  /** Scans blocks up to the head; returns the head. */
+  async scanNewBlocks(head: bigint): Promise<void> {
+    if (this.#lastScanned === undefined) this.#lastScanned = head - 1n;
+    if (!this.#blockReceiptsSupported) {
+      this.#lastScanned = head;
+      return;
+    }
+    const from = this.#lastScanned + 1n > head - 100n ? this.#lastScanned + 1n : head - 100n;
+    for (let block = from; block <= head; block++) {
+      let receipts: RpcReceipt[] | null;
+      try {
+        receipts = (await this.network.client.request({
+          method: 'eth_getBlockReceipts' as never,
+          params: [numberToHex(block)] as never,
+        })) as RpcReceipt[] | null;
+      } catch {
+        this.#blockReceiptsSupported = false;
+        return;
+      }
+      await this.#applyReceipts(receipts ?? [], head);
+      this.#lastScanned = block;
+    }
+  }
+
+  async #applyReceipts(receipts: RpcReceipt[], head: bigint): Promise<void> {
+    if (receipts.length === 0) return;
+    const matches = await findAttemptsByHashes(
+      this.db,
+      receipts.map((r) => r.transactionHash),
+    );
+    const byHash = new Map(receipts.map((r) => [r.transactionHash.toLowerCase(), r]));
+    for (const match of matches) {
+      const receipt = byHash.get(match.tx_hash.toLowerCase());
+      if (receipt) await this.applyReceipt(match.transaction_id, receipt, head);
+    }
+  }
+
+  /** Checks an open record's every attempt for a receipt (after a restart, or when block scans lag). */
+  async checkRecord(row: TransactionRow, head: bigint): Promise<boolean> {
+    for (const hash of await listAttemptHashes(this.db, row.id)) {
+      const receipt = (await this.network.client.request({
+        method: 'eth_getTransactionReceipt',
+        params: [hash],
+      })) as RpcReceipt | null;
+      if (receipt) {
+        await this.applyReceipt(row.id, receipt, head);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  async applyReceipt(transactionId: string, receipt: RpcReceipt, head: bigint): Promise<void> {
+    const row = await findTransactionById(this.db, transactionId);
+    if (!row) return;
+    const blockNumber = hexToBigInt(receipt.blockNumber);
+    const depth = head - blockNumber + 1n;
+    const reverted = receipt.status === '0x0';
+    const deep = depth >= BigInt(this.network.confirmations) || this.network.confirmations === 0;
+    const state = !deep ? 'processing' : reverted ? 'evmError' : 'confirmed';
+    if (row.state === state && row.block_hash === receipt.blockHash) return;
+    const error = reverted
+      ? { code: errorCodes.reverted, message: await this.decodeRevert(row, { blockNumber }) }
+      : null;
+    await this.db.transaction(async (tx) => {
+      // The nonce went to this transaction: any other live record holding it lost a replacement race.
+      await tx.query(
+        `UPDATE evm_transactions SET state = 'error', error_code = $4, error_message = 'replaced by a transaction with the same nonce'
+          WHERE chain_id = $1 AND sender = $2 AND nonce = $3 AND id <> $5 AND state <> 'error'`,
+        [row.chain_id, row.sender, row.nonce, errorCodes.replaced, row.id],
+      );
+      await tx.query('DELETE FROM evm_nonce_gaps WHERE chain_id = $1 AND address = $2 AND nonce = $3', [
+        row.chain_id,
+        row.sender,
+        row.nonce,
+      ]);
+      await recordMined(
+        tx,
+        row.id,
+        state,
+        {
+          txHash: receipt.transactionHash.toLowerCase() as Hex,
+          blockNumber,
+          blockHash: receipt.blockHash,
+          gasUsed: hexToBigInt(receipt.gasUsed),
+          effectiveGasPrice: receipt.effectiveGasPrice ? hexToBigInt(receipt.effectiveGasPrice) : 0n,
+        },
+        error,
+      );
+    });
+    if (state === 'confirmed' && row.kind === 'deploy') await this.onDeployed(row);
+  }
+
+  /**
+   * Records waiting for depth: confirm them when deep enough. Any record in a block that is no longer
+   * canonical (a reorg) goes back to processing without a block, and its receipt is looked up again.
+   */
+  async checkDepthAndReorgs(rows: TransactionRow[], head: bigint): Promise<void> {
+    for (const row of rows) {
+      if (row.block_number === null || row.block_hash === null) continue;
+      const block = await this.network.client
+        .getBlock({ blockNumber: BigInt(row.block_number) })
+        .catch(() => null);
+      if (!block || block.hash !== row.block_hash) {
+        await setState(this.db, row.id, 'processing');
+        await this.db.query(
+          'UPDATE evm_transactions SET block_number = NULL, block_hash = NULL WHERE id = $1',
+          [row.id],
+        );
+        await this.checkRecord({ ...row, state: 'processing' }, head);
+        continue;
+      }
+      if (row.state === 'processing') await this.checkRecord(row, head);
+    }
+  }
+}
+
+export { recordDeployedContract };

@@ -1,0 +1,35 @@
+import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
+
+export type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+
+/**
+ * EIP-1559 fees per network, asked of the node at most once a second: a burst of sends shares one
+ * answer instead of each paying a round trip.
+ */
+export class FeeOracle {
+  readonly #cache = new Map<number, { fees: Promise<Fees>; at: number }>();
+
+  constructor(private readonly maxAgeMs = 1000) {}
+
+  current(network: EvmNetwork): Promise<Fees> {
+    const cached = this.#cache.get(network.chainId);
+    if (cached && Date.now() - cached.at < this.maxAgeMs) return cached.fees;
+    const fees = network.client.estimateFeesPerGas().then((estimate) => ({
+      maxFeePerGas: estimate.maxFeePerGas,
+      maxPriorityFeePerGas: estimate.maxPriorityFeePerGas,
+    }));
+    this.#cache.set(network.chainId, { fees, at: Date.now() });
+    fees.catch(() => this.#cache.delete(network.chainId));
+    return fees;
+  }
+}
+
+/** Fees for a replacement: at least 12.5 % above the previous attempt (nodes want ≥ 10 %) and today's fees. */
+export function bumpedFees(previous: Fees, current: Fees): Fees {
+  const bump = (value: bigint) => value + (value * 125n) / 1000n + 1n;
+  const tip = [bump(previous.maxPriorityFeePerGas), current.maxPriorityFeePerGas].reduce((a, b) =>
+    a > b ? a : b,
+  );
+  const maxFee = [bump(previous.maxFeePerGas), current.maxFeePerGas, tip].reduce((a, b) => (a > b ? a : b));
+  return { maxFeePerGas: maxFee, maxPriorityFeePerGas: tip };
+}

@@ -1,0 +1,77 @@
+import type { Queryable } from '../../platform/db/database.ts';
+
+/**
+ * Creates the nonce row of (chain, address) from the chain's pending nonce, once. Later calls leave
+ * it alone: from then on the store, not the node, is the source of truth.
+ */
+export async function ensureNonceRow(
+  db: Queryable,
+  chainId: number,
+  address: string,
+  chainNonce: number,
+): Promise<void> {
+  await db.query(
+    'INSERT INTO evm_nonces (chain_id, address, next_nonce) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+    [chainId, address.toLowerCase(), chainNonce],
+  );
+}
+
+/**
+ * Allocates a nonce inside the caller's transaction: the smallest gap left by a failed send first,
+ * else the next nonce. The row lock on `evm_nonces` (or the gap row) is held until the caller commits,
+ * so two processes on one PostgreSQL never get the same nonce.
+ */
+export async function allocateNonce(tx: Queryable, chainId: number, address: string): Promise<bigint> {
+  const sender = address.toLowerCase();
+  const gap = await tx.query<{ nonce: string }>(
+    `DELETE FROM evm_nonce_gaps WHERE (chain_id, address, nonce) IN (
+       SELECT chain_id, address, nonce FROM evm_nonce_gaps WHERE chain_id = $1 AND address = $2
+        ORDER BY nonce LIMIT 1 FOR UPDATE SKIP LOCKED)
+     RETURNING nonce`,
+    [chainId, sender],
+  );
+  if (gap[0]) return BigInt(gap[0].nonce);
+  const next = await tx.query<{ nonce: string }>(
+    'UPDATE evm_nonces SET next_nonce = next_nonce + 1 WHERE chain_id = $1 AND address = $2 RETURNING next_nonce - 1 AS nonce',
+    [chainId, sender],
+  );
+  if (!next[0]) throw new Error(`no nonce row for ${sender} on chain ${chainId}`);
+  return BigInt(next[0].nonce);
+}
+
+/** After the node said "nonce too low": jump forward to the chain's pending nonce, never back. */
+export async function resyncNonce(
+  db: Queryable,
+  chainId: number,
+  address: string,
+  chainNonce: number,
+): Promise<void> {
+  await db.query(
+    'UPDATE evm_nonces SET next_nonce = GREATEST(next_nonce, $3) WHERE chain_id = $1 AND address = $2',
+    [chainId, address.toLowerCase(), chainNonce],
+  );
+  await db.query('DELETE FROM evm_nonce_gaps WHERE chain_id = $1 AND address = $2 AND nonce < $3', [
+    chainId,
+    address.toLowerCase(),
+    chainNonce,
+  ]);
+}
+
+export type NonceGap = { chain_id: number; address: string; nonce: string; created_at: Date };
+
+export async function listOldGaps(db: Queryable, chainId: number, olderThanMs: number): Promise<NonceGap[]> {
+  return db.query<NonceGap>(
+    `SELECT * FROM evm_nonce_gaps WHERE chain_id = $1 AND created_at < now() - ($2::text || ' milliseconds')::interval
+      ORDER BY address, nonce`,
+    [chainId, String(olderThanMs)],
+  );
+}
+
+/** Claims a gap for filling; false when another process claimed it first. */
+export async function claimGap(db: Queryable, gap: NonceGap): Promise<boolean> {
+  const rows = await db.query(
+    'DELETE FROM evm_nonce_gaps WHERE chain_id = $1 AND address = $2 AND nonce = $3 RETURNING nonce',
+    [gap.chain_id, gap.address, gap.nonce],
+  );
+  return rows.length === 1;
+}

@@ -1,0 +1,33 @@
+import type { Abi, Address, Hex } from 'viem';
+import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
+import { decodeRevertReason, revertDataFromError } from '../abi/decode-revert.ts';
+import type { TransactionRow } from './transaction-record.ts';
+
+/**
+ * Why a mined transaction reverted: receipts carry no reason, so the call is replayed at its block
+ * and the revert data decoded with the ABIs that may apply.
+ */
+export async function replayRevertReason(
+  network: EvmNetwork,
+  row: TransactionRow,
+  blockNumber: bigint,
+  abis: Abi[],
+): Promise<string> {
+  try {
+    await network.client.call({
+      account: row.sender as Address,
+      to: (row.to_address as Address | null) ?? undefined,
+      data: row.input as Hex,
+      value: BigInt(row.value),
+      gas: row.gas_limit === null ? undefined : BigInt(row.gas_limit),
+      blockNumber,
+    });
+    return 'execution reverted';
+  } catch (error) {
+    const decoded = decodeRevertReason(abis, revertDataFromError(error));
+    if (decoded) return `execution reverted: ${decoded.reason}`;
+    if (row.gas_limit !== null && /out of gas|gas required exceeds/i.test((error as Error).message))
+      return 'out of gas';
+    return 'execution reverted';
+  }
+}

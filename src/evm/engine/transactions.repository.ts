@@ -1,0 +1,290 @@
+import type { Hex } from 'viem';
+import type { Queryable } from '../../platform/db/database.ts';
+import type { TransactionKind, TransactionRow, TransactionState } from './transaction-record.ts';
+
+export type NewTransaction = {
+  id: string;
+  applicationId: string;
+  chainId: number;
+  kind: TransactionKind;
+  sender: string;
+  to: string | null;
+  contractAddress: string | null;
+  value: bigint;
+  input: Hex;
+  method: string | null;
+  specId: number | null;
+  myReference: string | null;
+};
+
+export type SignedFields = {
+  nonce: bigint;
+  gasLimit: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+  txHash: Hex;
+  rawTx: Hex;
+};
+
+export async function insertSignedTransaction(
+  db: Queryable,
+  tx: NewTransaction,
+  signed: SignedFields,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO evm_transactions (id, application_id, chain_id, kind, sender, to_address, contract_address, value, input,
+       method, spec_id, my_reference, nonce, gas_limit, max_fee_per_gas, max_priority_fee_per_gas, tx_hash, raw_tx, state)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, 'signed')`,
+    [
+      tx.id,
+      tx.applicationId,
+      tx.chainId,
+      tx.kind,
+      tx.sender.toLowerCase(),
+      tx.to?.toLowerCase() ?? null,
+      tx.contractAddress?.toLowerCase() ?? null,
+      tx.value.toString(),
+      tx.input,
+      tx.method,
+      tx.specId,
+      tx.myReference,
+      signed.nonce.toString(),
+      signed.gasLimit.toString(),
+      signed.maxFeePerGas.toString(),
+      signed.maxPriorityFeePerGas.toString(),
+      signed.txHash,
+      signed.rawTx,
+    ],
+  );
+  await insertAttempt(db, tx.id, signed);
+}
+
+export async function insertAttempt(
+  db: Queryable,
+  transactionId: string,
+  signed: SignedFields,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO evm_transaction_attempts (tx_hash, transaction_id, raw_tx, max_fee_per_gas, max_priority_fee_per_gas)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (tx_hash) DO NOTHING`,
+    [
+      signed.txHash,
+      transactionId,
+      signed.rawTx,
+      signed.maxFeePerGas.toString(),
+      signed.maxPriorityFeePerGas.toString(),
+    ],
+  );
+}
+
+/** A request that failed before anything was signed: kept so status by reference shows it. */
+export async function insertFailedTransaction(
+  db: Queryable,
+  tx: NewTransaction,
+  error: { code: string; message: string },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO evm_transactions (id, application_id, chain_id, kind, sender, to_address, contract_address, value, input,
+       method, spec_id, my_reference, state, error_code, error_message)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'error', $13, $14)`,
+    [
+      tx.id,
+      tx.applicationId,
+      tx.chainId,
+      tx.kind,
+      tx.sender.toLowerCase(),
+      tx.to?.toLowerCase() ?? null,
+      tx.contractAddress?.toLowerCase() ?? null,
+      tx.value.toString(),
+      tx.input,
+      tx.method,
+      tx.specId,
+      tx.myReference,
+      error.code,
+      error.message.slice(0, 2000),
+    ],
+  );
+}
+
+export async function markBroadcast(db: Queryable, id: string, accepted: boolean): Promise<void> {
+  await db.query(
+    `UPDATE evm_transactions
+        SET state = CASE WHEN $2 AND state = 'signed' THEN 'inserted' ELSE state END,
+            broadcast_count = broadcast_count + 1, last_broadcast_at = now()
+      WHERE id = $1`,
+    [id, accepted],
+  );
+}
+
+/** Moves a signed transaction to `error` and returns its nonce to the gap pool, in one transaction. */
+export async function failSignedTransaction(
+  db: Queryable,
+  row: { id: string; chain_id: number; sender: string; nonce: string | null },
+  error: { code: string; message: string },
+): Promise<void> {
+  await db.query(
+    `UPDATE evm_transactions SET state = 'error', error_code = $2, error_message = $3 WHERE id = $1`,
+    [row.id, error.code, error.message.slice(0, 2000)],
+  );
+  if (row.nonce !== null) {
+    await db.query(
+      'INSERT INTO evm_nonce_gaps (chain_id, address, nonce) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [row.chain_id, row.sender, row.nonce],
+    );
+  }
+}
+
+export async function replaceCurrentAttempt(db: Queryable, id: string, signed: SignedFields): Promise<void> {
+  await db.query(
+    `UPDATE evm_transactions SET tx_hash = $2, raw_tx = $3, max_fee_per_gas = $4, max_priority_fee_per_gas = $5,
+            nonce = $6, gas_limit = $7
+      WHERE id = $1`,
+    [
+      id,
+      signed.txHash,
+      signed.rawTx,
+      signed.maxFeePerGas.toString(),
+      signed.maxPriorityFeePerGas.toString(),
+      signed.nonce.toString(),
+      signed.gasLimit.toString(),
+    ],
+  );
+  await insertAttempt(db, id, signed);
+}
+
+export async function findTransactionById(db: Queryable, id: string): Promise<TransactionRow | undefined> {
+  return (await db.query<TransactionRow>('SELECT * FROM evm_transactions WHERE id = $1', [id]))[0];
+}
+
+/** By any hash the transaction was ever signed with, restricted to one application. */
+export async function findApplicationTransactionByHash(
+  db: Queryable,
+  applicationId: string,
+  chainId: number,
+  txHash: string,
+): Promise<TransactionRow | undefined> {
+  const rows = await db.query<TransactionRow>(
+    `SELECT t.* FROM evm_transaction_attempts a JOIN evm_transactions t ON t.id = a.transaction_id
+      WHERE a.tx_hash = $1 AND t.chain_id = $2 AND t.application_id = $3`,
+    [txHash.toLowerCase(), chainId, applicationId],
+  );
+  return rows[0];
+}
+
+export async function listByReference(
+  db: Queryable,
+  applicationId: string,
+  reference: string,
+): Promise<TransactionRow[]> {
+  return db.query<TransactionRow>(
+    'SELECT * FROM evm_transactions WHERE application_id = $1 AND my_reference = $2 ORDER BY created_at, id',
+    [applicationId, reference],
+  );
+}
+
+export async function listOpenTransactions(
+  db: Queryable,
+  chainId: number,
+  limit = 2000,
+): Promise<TransactionRow[]> {
+  return db.query<TransactionRow>(
+    `SELECT * FROM evm_transactions WHERE chain_id = $1 AND state IN ('signed', 'inserted', 'processing')
+      ORDER BY created_at LIMIT $2`,
+    [chainId, limit],
+  );
+}
+
+export type AttemptMatch = { tx_hash: Hex; transaction_id: string };
+
+export async function findAttemptsByHashes(
+  db: Queryable,
+  hashes: readonly string[],
+): Promise<AttemptMatch[]> {
+  if (hashes.length === 0) return [];
+  return db.query<AttemptMatch>(
+    'SELECT tx_hash, transaction_id FROM evm_transaction_attempts WHERE tx_hash = ANY($1::text[])',
+    [hashes.map((h) => h.toLowerCase())],
+  );
+}
+
+export async function listAttemptHashes(db: Queryable, transactionId: string): Promise<Hex[]> {
+  const rows = await db.query<{ tx_hash: Hex }>(
+    'SELECT tx_hash FROM evm_transaction_attempts WHERE transaction_id = $1 ORDER BY created_at',
+    [transactionId],
+  );
+  return rows.map((r) => r.tx_hash);
+}
+
+export type MinedFields = {
+  txHash: Hex;
+  blockNumber: bigint;
+  blockHash: Hex;
+  gasUsed: bigint;
+  effectiveGasPrice: bigint;
+};
+
+export async function recordMined(
+  db: Queryable,
+  id: string,
+  state: TransactionState,
+  mined: MinedFields,
+  error: { code: string; message: string } | null,
+): Promise<void> {
+  await db.query(
+    `UPDATE evm_transactions
+        SET state = $2, tx_hash = $3, block_number = $4, block_hash = $5, gas_used = $6, effective_gas_price = $7,
+            error_code = $8, error_message = $9,
+            confirmed_at = CASE WHEN $2 IN ('confirmed', 'evmError') THEN COALESCE(confirmed_at, now()) ELSE NULL END,
+            raw_tx = COALESCE((SELECT raw_tx FROM evm_transaction_attempts WHERE tx_hash = $3), raw_tx)
+      WHERE id = $1`,
+    [
+      id,
+      state,
+      mined.txHash,
+      mined.blockNumber.toString(),
+      mined.blockHash,
+      mined.gasUsed.toString(),
+      mined.effectiveGasPrice.toString(),
+      error?.code ?? null,
+      error?.message ?? null,
+    ],
+  );
+}
+
+export async function setState(db: Queryable, id: string, state: TransactionState): Promise<void> {
+  await db.query(
+    `UPDATE evm_transactions SET state = $2, block_number = CASE WHEN $2 = 'inserted' THEN NULL ELSE block_number END,
+            block_hash = CASE WHEN $2 = 'inserted' THEN NULL ELSE block_hash END, confirmed_at = NULL WHERE id = $1`,
+    [id, state],
+  );
+}
+
+export async function recordDeployedContract(
+  db: Queryable,
+  row: {
+    chainId: number;
+    address: string;
+    applicationId: string;
+    specId: number;
+    alias: string | null;
+    transactionId: string;
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO evm_contracts (chain_id, address, application_id, spec_id, alias, transaction_id)
+     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (chain_id, address) DO NOTHING`,
+    [row.chainId, row.address.toLowerCase(), row.applicationId, row.specId, row.alias, row.transactionId],
+  );
+}
+
+export async function findDeployedContract(
+  db: Queryable,
+  chainId: number,
+  address: string,
+): Promise<{ spec_id: number; application_id: string } | undefined> {
+  const rows = await db.query<{ spec_id: number; application_id: string }>(
+    'SELECT spec_id, application_id FROM evm_contracts WHERE chain_id = $1 AND address = $2',
+    [chainId, address.toLowerCase()],
+  );
+  return rows[0];
+}

@@ -1,0 +1,7 @@
+import type { TxEngine } from './tx-engine.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    txEngine: TxEngine;
+  }
+}

@@ -1,0 +1,79 @@
+import { request as httpRequest } from 'node:http';
+
+export type ApiAnswer = { status: number; body: any; text: string };
+
+/** fetch refuses a GET with a body, which existing clients send: plain node:http does it. */
+function getWithBody(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      { method: 'GET', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A tiny JSON client for the service under test. */
+export function apiClient(baseUrl: string, headers: Record<string, string>) {
+  return async (
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<ApiAnswer> => {
+    const allHeaders = {
+      ...headers,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...extraHeaders,
+    };
+    let status: number;
+    let text: string;
+    if (method === 'GET' && body !== undefined) {
+      ({ status, text } = await getWithBody(`${baseUrl}${path}`, allHeaders, JSON.stringify(body)));
+    } else {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: allHeaders,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      status = response.status;
+      text = await response.text();
+    }
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status, body: parsed, text };
+  };
+}
+
+/** Polls the status endpoint until the transaction leaves inserted/processing. */
+export async function waitForFinalStatus(
+  call: ReturnType<typeof apiClient>,
+  txHash: string,
+  network = 31337,
+  timeoutMs = 30_000,
+): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await call('GET', `/core/v1/evm/info/transaction/${txHash}/status?network=${network}`);
+    if (answer.status === 200 && !['inserted', 'processing'].includes(answer.body.status)) return answer.body;
+    if (Date.now() > deadline)
+      throw new Error(`transaction ${txHash} still ${answer.body?.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
