@@ -30,7 +30,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Per-request info logs cost more than the view-call hot path itself; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 25 * 1024 * 1024,
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+    ajv: {
+      customOptions: {
+        coerceTypes: 'array',
+        removeAdditional: false,
+        allErrors: false,
+        allowUnionTypes: true,
+      },
+    },
   });
   app.decorate('platform', null as unknown as Platform);
   app.decorate('applicationAuthenticator', null as never);

@@ -22,10 +22,12 @@ import { openPgliteDatabase } from './platform/db/pglite-database.ts';
 import { openPostgresDatabase } from './platform/db/postgres-database.ts';
 import { type AnvilDevnet, startAnvilDevnet } from './platform/devnet/anvil-devnet.ts';
 import { Readiness } from './platform/health/readiness.ts';
+import { isPortFree } from './platform/net/free-port.ts';
 import { createMetricsRegistry } from './platform/observability/metrics.ts';
 import type { Platform } from './platform/platform.ts';
 import { KeyVault } from './platform/vault/key-vault.ts';
 import { loadMasterKey } from './platform/vault/master-key.ts';
+import { startSorobanSandbox } from './stellar/sandbox/index.ts';
 
 export type RunningService = {
   app: FastifyInstance;
@@ -89,6 +91,26 @@ export async function startService(config: Config): Promise<RunningService> {
     }
     for (const entry of config.file.evm?.networks ?? []) networks.push(configuredNetwork(entry));
 
+    let sorobanRpcUrl: string | null = null;
+    if (config.soroban.enabled) {
+      readiness.set('soroban', 'starting');
+      const preferred = config.soroban.port;
+      const sandbox = await startSorobanSandbox({
+        dataDir: join(config.dataDir, 'soroban'),
+        host: config.host,
+        port: preferred !== 0 && (await isPortFree(preferred, config.host)) ? preferred : 0,
+        ledgerCloseMs: config.soroban.ledgerCloseMs,
+        logger: {
+          info: (m) => app.log.info(m),
+          warn: (m) => app.log.warn(m),
+          error: (m) => app.log.error(m),
+        },
+      });
+      cleanups.push(() => sandbox.stop());
+      sorobanRpcUrl = sandbox.rpcUrl;
+      readiness.set('soroban', 'up');
+    }
+
     const platform: Platform = {
       config,
       db,
@@ -96,7 +118,7 @@ export async function startService(config: Config): Promise<RunningService> {
       evm: new EvmNetworks(networks),
       metrics,
       logger: app.log,
-      local: { devnetRpcUrl: devnet?.rpcUrl ?? null, sorobanRpcUrl: null },
+      local: { devnetRpcUrl: devnet?.rpcUrl ?? null, sorobanRpcUrl },
     };
     app.platform = platform;
     app.applicationAuthenticator = new ApplicationAuthenticator(db);

@@ -1,3 +1,4 @@
+import { Networks, rpc } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -31,7 +32,13 @@ describe('service endpoints', () => {
   it('reports health 200 with every component up', async () => {
     const health = await call('GET', '/health');
     expect(health.status).toBe(200);
-    expect(health.body.components).toEqual({ store: 'up', devnet: 'up' });
+    expect(health.body.components).toEqual({ store: 'up', devnet: 'up', soroban: 'up' });
+  });
+
+  it('runs the embedded Soroban network whose URL credentials.json gives', async () => {
+    const server = new rpc.Server(service.credentials.sorobanRpcUrl as string, { allowHttp: true });
+    expect((await server.getNetwork()).passphrase).toBe(Networks.STANDALONE);
+    expect((await server.getHealth()).status).toBe('healthy');
   });
 
   it('serves the OpenAPI document, Swagger UI and Prometheus metrics', async () => {

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
 export type ApiAnswer = { status: number; body: any; text: string };
 
 /** fetch refuses a GET with a body, which existing clients send: plain node:http does it. */
@@ -67,6 +68,7 @@ export async function waitForFinalStatus(
   txHash: string,
   network = 31337,
   timeoutMs = 30_000,
+  // biome-ignore lint/suspicious/noExplicitAny: a status record read by tests
 ): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -91,9 +91,15 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   return {
     url,
     stop: async () => {
+      // runuser does not pass signals on to postgres, so ask pg_ctl (fast shutdown) to stop it.
       if (child.exitCode === null) {
-        child.kill('SIGINT');
-        await new Promise((resolve) => child.once('exit', resolve));
+        const stop = runAs(join(bin, 'pg_ctl'), ['-D', dataDir, 'stop', '-m', 'fast', '-w', '-t', '20']);
+        try {
+          execFileSync(stop.cmd, stop.args, { stdio: 'ignore' });
+        } catch {
+          child.kill('SIGKILL');
+        }
+        await Promise.race([new Promise((resolve) => child.once('exit', resolve)), sleep(5000)]);
       }
       rmSync(dir, { recursive: true, force: true });
     },

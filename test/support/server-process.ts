@@ -19,6 +19,7 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
       ...process.env,
       LOG_LEVEL: 'info',
       CHAINGATE_DEVNET_PORT: '0',
+      CHAINGATE_SOROBAN_PORT: '0',
       CHAINGATE_DEVNET_BLOCK_TIME: '0.2',
       ...env,
     },

@@ -23,6 +23,7 @@ export async function startTestService(env: Record<string, string | undefined> =
   const config = loadConfig({
     PORT: '0',
     CHAINGATE_DEVNET_PORT: '0',
+    CHAINGATE_SOROBAN_PORT: '0',
     CHAINGATE_DEVNET_BLOCK_TIME: '0.2',
     LOG_LEVEL: 'warn',
     ...env,

@@ -28,8 +28,8 @@ export class FeeOracle {
 export function bumpedFees(previous: Fees, current: Fees): Fees {
   const bump = (value: bigint) => value + (value * 125n) / 1000n + 1n;
   const tip = [bump(previous.maxPriorityFeePerGas), current.maxPriorityFeePerGas].reduce((a, b) =>
-    a > b ? a : b,
+    Math.max(a, b),
   );
-  const maxFee = [bump(previous.maxFeePerGas), current.maxFeePerGas, tip].reduce((a, b) => (a > b ? a : b));
+  const maxFee = [bump(previous.maxFeePerGas), current.maxFeePerGas, tip].reduce((a, b) => Math.max(a, b));
   return { maxFeePerGas: maxFee, maxPriorityFeePerGas: tip };
 }

@@ -64,8 +64,7 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
           `contractSpecsId ${spec.id} has no bytecode to deploy`,
           'CG_ERR_NO_BYTECODE',
         );
-      const constructor = resolveConstructor(abi);
-      const args = coerceParams(constructor.inputs, body.params, 'params', 'constructor');
+      const args = coerceParams(resolveConstructor(abi).inputs, body.params, 'params', 'constructor');
       const data = encodeDeployData({ abi, bytecode: spec.bytecode as Hex, args } as never);
       const sent = await sendTransaction(app.platform, app.txEngine, {
         application,

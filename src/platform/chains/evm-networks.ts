@@ -68,7 +68,7 @@ export function configuredNetwork(entry: EvmNetworkEntry): EvmNetwork {
     isMainnet: entry.isMainnet ?? known?.isMainnet ?? false,
     explorer: entry.explorer ?? known?.explorer ?? '',
     faucet: entry.faucet !== undefined ? entry.faucet : (known?.faucet ?? null),
-    hasDevnetFaucet: false,
+    hasDevnetFaucet: entry.devnetFaucet ?? false,
     confirmations: entry.confirmations ?? known?.confirmations ?? 1,
     maxFeePerGasWei:
       entry.maxFeePerGasGwei === undefined ? undefined : BigInt(Math.round(entry.maxFeePerGasGwei * 1e9)),

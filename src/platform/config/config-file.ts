@@ -14,6 +14,8 @@ const EvmNetworkEntry = Type.Object(
     isMainnet: Type.Optional(Type.Boolean()),
     confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
     maxFeePerGasGwei: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    /** The node is an anvil/hardhat devnet: fund new accounts with `anvil_setBalance`. */
+    devnetFaucet: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -13,6 +13,7 @@ export type Config = {
   publicBaseUrl: string | undefined;
   file: ConfigFile;
   engine: { stuckAfterSeconds: number };
+  soroban: { enabled: boolean; port: number; ledgerCloseMs: number };
   devnet: { enabled: boolean; port: number; blockTimeSeconds: number; anvilBinary: string | undefined };
 };
 
@@ -53,6 +54,11 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     publicBaseUrl: env.CHAINGATE_PUBLIC_BASE_URL || file.publicBaseUrl || undefined,
     file,
+    soroban: {
+      enabled: env.CHAINGATE_SOROBAN !== '0',
+      port: parsePort(env.CHAINGATE_SOROBAN_PORT, 'CHAINGATE_SOROBAN_PORT', 8000),
+      ledgerCloseMs: parsePositive(env.CHAINGATE_SOROBAN_LEDGER_MS, 'CHAINGATE_SOROBAN_LEDGER_MS', 1000),
+    },
     engine: {
       stuckAfterSeconds: parsePositive(
         env.CHAINGATE_STUCK_AFTER_SECONDS,

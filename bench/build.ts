@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../src/platform/repo-root.ts';
+import type { ServerProcess } from '../test/support/server-process.ts';
+import type { Cleanup } from './cleanup.ts';
+
+/**
+ * Compiles `src` as `npm run build` does, but into `bench/.tmp/` (git-ignored, removed afterwards) so
+ * the shared `dist/` is left alone. It has to sit inside the repository: the compiled code finds its
+ * assets (migrations, contract artifacts) and node_modules by walking up from itself.
+ */
+export async function buildServer(cleanup: Cleanup): Promise<string> {
+  const parent = join(repoRoot(), 'bench', '.tmp');
+  mkdirSync(parent, { recursive: true });
+  const outDir = mkdtempSync(join(parent, 'build-'));
+  cleanup.add('compiled server', () => {
+    rmSync(outDir, { recursive: true, force: true });
+    // The parent goes too unless another bench run is using it right now.
+    if (readdirSync(parent).length === 0) rmdirSync(parent);
+  });
+  const tsc = join(repoRoot(), 'node_modules', '.bin', 'tsc');
+  const output = await new Promise<{ code: number | null; text: string }>((resolve, reject) => {
+    const child = spawn(tsc, ['-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: repoRoot() });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, text }));
+  });
+  // Type errors still emit JavaScript; they are shown, not fatal, since the tree is shared and in flux.
+  if (output.code !== 0) process.stderr.write(`bench: tsc reported (code ${output.code}):\n${output.text}\n`);
+  return join(outDir, 'src', 'main.js');
+}
+
+/** Runs the compiled entry point as `npm start` does (`node dist/src/main.js`), same env defaults as the tests. */
+export function spawnCompiledServer(entry: string, env: Record<string, string>): ServerProcess {
+  const child = spawn(process.execPath, [entry], {
+    cwd: repoRoot(),
+    env: { ...process.env, CHAINGATE_DEVNET_PORT: '0', CHAINGATE_DEVNET_BLOCK_TIME: '0.2', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
+  return { child, output: () => stdout + stderr, stderr: () => stderr, exited };
+}

@@ -1,0 +1,253 @@
+/**
+ * `npm run bench [-- --pglite] [-- --tsx] [-- --client=fetch]`: throughput, latency and memory of chaingate against
+ * the anvil it runs, measured in one run on this machine. Prints a markdown table and writes it to
+ * bench/results.md (bench/results-pglite.md with --pglite). Targets apply with external PostgreSQL.
+ */
+import { writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import { apiFor, deployToken, transferAndWait } from './api.ts';
+import { Cleanup } from './cleanup.ts';
+import { fetchClient, nodeHttpClient } from './http-client.ts';
+import { perSecond } from './load.ts';
+import { checksTable, failuresList, fmt, type Row, rateRatio, table, verdict } from './report.ts';
+import { readRss, sampleRss } from './rss.ts';
+import { anvilDevAccount, benchRawSends } from './sends-raw.ts';
+import { benchServiceSends } from './sends-service.ts';
+import { startServiceUnderTest } from './service-under-test.ts';
+import { benchViews } from './views.ts';
+
+const pglite = process.argv.includes('--pglite');
+const useFetch = process.argv.includes('--client=fetch');
+const tsx = process.argv.includes('--tsx');
+const viewConcurrency = 32;
+const sendConcurrency = 64;
+const sendCount = 2_000;
+const targets = { viewRatio: 0.6, acceptedPerSecond: 500, sendRatio: 0.5, rssBytes: 300 * 1024 * 1024 };
+
+function log(message: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+async function main(cleanup: Cleanup): Promise<string> {
+  // Sockets for the in-flight requests plus the status polling that runs next to them.
+  const http = useFetch ? fetchClient() : nodeHttpClient(sendConcurrency * 2);
+  cleanup.add('http client', () => http.close());
+
+  log(`starting chaingate (${pglite ? 'PGlite' : 'external PostgreSQL'}, devnet block time 0.2 s)`);
+  const service = await startServiceUnderTest(cleanup, { pglite, tsx });
+  const rss = sampleRss(service.pid);
+  cleanup.add('rss sampler', () => rss.stop());
+  const rssAfterStart = readRss(service.pid) ?? 0;
+  const api = apiFor(http, service);
+  const { sender, devnetRpcUrl: rpcUrl } = service.credentials;
+
+  log('setup: deploying ERC20 and funding the anvil dev account with tokens');
+  const token = await deployToken(api, sender);
+  await transferAndWait(api, token, sender, anvilDevAccount.address, (10n ** 21n).toString());
+
+  log(`views: ${viewConcurrency} in flight, 1 s warm-up + 5 s each, direct eth_call then the service`);
+  rss.reset();
+  const views = await benchViews({
+    http,
+    serviceUrl: service.url,
+    headers: api.headers,
+    rpcUrl,
+    token,
+    holder: sender,
+    concurrency: viewConcurrency,
+    warmupMs: 1_000,
+    durationMs: 5_000,
+  });
+  const rssDuringViews = rss.peak();
+
+  log(`raw sends: signing ${sendCount} transfers, pushing with ${sendConcurrency} in flight`);
+  const raw = await benchRawSends({ http, rpcUrl, token, count: sendCount, concurrency: sendConcurrency });
+
+  log(`service sends: ${sendCount} transfers with ${sendConcurrency} in flight`);
+  rss.reset();
+  const sends = await benchServiceSends({
+    http,
+    api,
+    serviceUrl: service.url,
+    rpcUrl,
+    token,
+    sender,
+    count: sendCount,
+    concurrency: sendConcurrency,
+  });
+  const rssDuringSends = rss.peak();
+
+  const viewRatio = rateRatio(views.service, views.direct);
+  const acceptedPerSecond = perSecond(sends.push);
+  const sendRatio = rateRatio(sends.push, raw.push);
+  const memoryTarget = pglite ? 'n/a (PGlite; target is for PostgreSQL)' : '≤ 300 MB';
+  const rows: Row[] = [
+    {
+      scenario: `View balanceOf, c=${viewConcurrency}, 5 s`,
+      metric: 'requests/s',
+      service: fmt.rate(perSecond(views.service)),
+      raw: fmt.rate(perSecond(views.direct)),
+      ratio: fmt.percent(viewRatio),
+      target: '≥ 60 % of direct',
+      result: verdict(viewRatio >= targets.viewRatio),
+    },
+    {
+      scenario: '',
+      metric: 'p50 / p99 latency',
+      service: fmt.latency(views.service),
+      raw: fmt.latency(views.direct),
+      ratio: '',
+      target: '',
+      result: '',
+    },
+    {
+      scenario: '',
+      metric: 'errors',
+      service: String(views.service.failed),
+      raw: String(views.direct.failed),
+      ratio: '',
+      target: '0',
+      result: verdict(views.service.failed === 0),
+    },
+    {
+      scenario: `Sends ${sendCount} ERC-20 transfers, c=${sendConcurrency}`,
+      metric: 'accepted/s',
+      service: fmt.rate(acceptedPerSecond),
+      raw: fmt.rate(perSecond(raw.push)),
+      ratio: fmt.percent(sendRatio),
+      target: '≥ 500/s',
+      result: verdict(acceptedPerSecond >= targets.acceptedPerSecond),
+    },
+    {
+      scenario: '',
+      metric: 'accepted/s vs raw',
+      service: '',
+      raw: '',
+      ratio: fmt.percent(sendRatio),
+      target: '≥ 50 % of raw',
+      result: verdict(sendRatio >= targets.sendRatio),
+    },
+    {
+      scenario: '',
+      metric: 'p50 / p99 accept latency',
+      service: fmt.latency(sends.push),
+      raw: fmt.latency(raw.push),
+      ratio: '',
+      target: '',
+      result: '',
+    },
+    {
+      scenario: '',
+      metric: 'push duration (all answered)',
+      service: fmt.seconds(sends.push.elapsedMs),
+      raw: fmt.seconds(raw.push.elapsedMs),
+      ratio: '',
+      target: '',
+      result: '',
+    },
+    {
+      scenario: '',
+      metric: 'time until all mined (chain)',
+      service: fmt.seconds(sends.minedMs),
+      raw: fmt.seconds(raw.minedMs),
+      ratio: '',
+      target: '',
+      result: '',
+    },
+    {
+      scenario: '',
+      metric: 'time until all confirmed (status API)',
+      service: fmt.seconds(sends.confirmedMs),
+      raw: '',
+      ratio: '',
+      target: '',
+      result: '',
+    },
+    {
+      scenario: '',
+      metric: 'non-201 answers',
+      service: String(sends.push.failed),
+      raw: String(raw.push.failed),
+      ratio: '',
+      target: '0',
+      result: verdict(sends.push.failed === 0),
+    },
+    {
+      scenario: '',
+      metric: 'nonce/receipt checks',
+      service: `${sends.checks.filter((c) => c.ok).length}/${sends.checks.length} pass`,
+      raw: `${raw.checks.filter((c) => c.ok).length}/${raw.checks.length} pass`,
+      ratio: '',
+      target: 'all pass',
+      result: verdict(sends.checks.every((c) => c.ok)),
+    },
+    {
+      scenario: `Memory (server VmRSS, 100 ms samples; ${tsx ? 'tsx' : 'compiled'})`,
+      metric: 'peak during sends',
+      service: fmt.mb(rssDuringSends),
+      raw: '',
+      ratio: '',
+      target: memoryTarget,
+      result: pglite ? 'info' : verdict(rssDuringSends <= targets.rssBytes),
+    },
+    {
+      scenario: '',
+      metric: 'after start / peak during views',
+      service: `${fmt.mb(rssAfterStart)} / ${fmt.mb(rssDuringViews)}`,
+      raw: '',
+      ratio: '',
+      target: '',
+      result: '',
+    },
+  ];
+
+  const failures = [
+    ...failuresList('view via service', views.service),
+    ...failuresList('direct eth_call', views.direct),
+    ...failuresList('send via service', sends.push),
+    ...failuresList('raw eth_sendRawTransaction', raw.push),
+  ];
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  return [
+    `## chaingate benchmark (${pglite ? 'PGlite' : 'external PostgreSQL'})`,
+    '',
+    `- Run: ${new Date().toISOString()}, \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\``,
+    `- Server: ${service.entry}, store ${service.store}${pglite ? '' : ' (throwaway local server, fsync off)'}.`,
+    `- Machine: ${availableParallelism()} cores (os.availableParallelism()), ${cpu}, ${fmt.mb(totalmem())} RAM, Node ${process.version}`,
+    `- Load generator and service share the machine. Client for both sides: ${http.name}. Devnet: anvil, 0.2 s blocks.`,
+    `- Raw sends: ${sendCount} transfers pre-signed in ${fmt.ms(raw.signMs)} (not counted), same token, same recipients.`,
+    '',
+    table(rows),
+    '',
+    '### Checks of the service sends',
+    '',
+    checksTable([...sends.checks, ...raw.checks]),
+    '',
+    '### Errors',
+    '',
+    ...(failures.length ? failures : ['- none']),
+    '',
+  ].join('\n');
+}
+
+const cleanup = new Cleanup();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: cleaning up`);
+    cleanup.run().finally(() => process.exit(130));
+  });
+}
+const started = Date.now();
+try {
+  const report = await main(cleanup);
+  const file = new URL(pglite ? './results-pglite.md' : './results.md', import.meta.url);
+  writeFileSync(file, report);
+  process.stdout.write(`\n${report}\n`);
+  log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; written to ${file.pathname}`);
+} catch (error) {
+  process.exitCode = 1;
+  log(`failed: ${(error as Error).stack ?? error}`);
+} finally {
+  await cleanup.run();
+  log('cleaned up');
+}

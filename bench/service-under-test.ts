@@ -1,0 +1,117 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { findFreePort } from '../src/platform/net/free-port.ts';
+import { createDatabase, startPostgresServer } from '../test/support/postgres-server.ts';
+import { spawnServer, waitForHealthy } from '../test/support/server-process.ts';
+import { buildServer, spawnCompiledServer } from './build.ts';
+import type { Cleanup } from './cleanup.ts';
+import { alive, childPids, commandLine } from './processes.ts';
+
+export type Credentials = {
+  adminToken: string;
+  applicationId: string;
+  apiKey: string;
+  sender: string;
+  devnetRpcUrl: string;
+};
+
+export type ServiceUnderTest = {
+  url: string;
+  pid: number;
+  anvilPid: number | undefined;
+  credentials: Credentials;
+  store: 'PostgreSQL' | 'PGlite';
+  /** How the server was started: the compiled build (as `npm start`) or `src/main.ts` through tsx. */
+  entry: string;
+  output(): string;
+};
+
+/** The anvil the server spawned: tracked so it can be killed if the server is not. */
+function findAnvilChild(pid: number): number | undefined {
+  return childPids(pid).find((child) => commandLine(child).includes('anvil'));
+}
+
+/**
+ * As root the test helper runs PostgreSQL under `runuser`, which does not pass SIGINT on (it expects
+ * the terminal to deliver it to the whole session), so its `stop()` waits forever. The postgres
+ * started under this process's runuser for that port gets the fast-shutdown signal directly.
+ */
+function stopOurPostgres(port: string): void {
+  for (const wrapper of childPids(process.pid)) {
+    if (!commandLine(wrapper).includes(`-p ${port} `)) continue;
+    const postmaster = [...childPids(wrapper), wrapper].find((pid) =>
+      commandLine(pid).split(' ')[0]?.endsWith('/postgres'),
+    );
+    if (postmaster !== undefined) process.kill(postmaster, 'SIGINT');
+  }
+}
+
+/**
+ * Starts chaingate as its own process on a fresh data dir with the devnet, on a throwaway PostgreSQL
+ * server unless PGlite is asked for. By default it runs the compiled build, as `npm start` does: tsx
+ * compiles in-process and its loader thread adds ~80 MB of RSS that a deployment does not carry. Everything it starts is registered for cleanup.
+ */
+export async function startServiceUnderTest(
+  cleanup: Cleanup,
+  options: { pglite: boolean; tsx: boolean },
+): Promise<ServiceUnderTest> {
+  const { pglite } = options;
+  // Compiled first: tsc takes a few seconds and must not overlap the measurements.
+  const compiledEntry = options.tsx ? undefined : await buildServer(cleanup);
+  const dataDir = mkdtempSync(join(tmpdir(), 'chaingate-bench-'));
+  cleanup.add('data dir', () => rmSync(dataDir, { recursive: true, force: true }));
+  const env: Record<string, string> = {
+    CHAINGATE_DATA_DIR: dataDir,
+    CHAINGATE_DEVNET_BLOCK_TIME: '0.2',
+    CHAINGATE_DEVNET_PORT: '0',
+    LOG_LEVEL: 'warn',
+  };
+  if (!pglite) {
+    const postgres = await startPostgresServer();
+    cleanup.add('postgres', async () => {
+      stopOurPostgres(new URL(postgres.url).port);
+      await postgres.stop();
+    });
+    env.DATABASE_URL = await createDatabase(postgres.url, 'bench');
+  }
+  const port = await findFreePort();
+  env.PORT = String(port);
+  const url = `http://127.0.0.1:${port}`;
+  const server = compiledEntry ? spawnCompiledServer(compiledEntry, env) : spawnServer(env);
+  const pid = server.child.pid as number;
+  let anvilPid: number | undefined;
+  cleanup.add('server', async () => {
+    if (server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGTERM');
+      // Unref'd: a pending 15 s timer would otherwise keep the bench alive after the server is gone.
+      const stopped = await Promise.race([
+        server.exited.then(() => true),
+        sleep(15_000, undefined, { ref: false }).then(() => false),
+      ]);
+      if (!stopped) {
+        server.child.kill('SIGKILL');
+        await server.exited;
+      }
+    }
+    // The server stops its anvil; one left behind (server killed) is ended here, by its own pid.
+    if (anvilPid !== undefined && alive(anvilPid)) {
+      process.kill(anvilPid, 'SIGKILL');
+    }
+  });
+  await waitForHealthy(url, server, 90_000);
+  anvilPid = findAnvilChild(pid);
+  const credentialsFile = join(dataDir, 'credentials.json');
+  for (let waited = 0; !existsSync(credentialsFile) && waited < 10_000; waited += 100) await sleep(100);
+  const credentials = JSON.parse(readFileSync(credentialsFile, 'utf8')) as Credentials;
+  return {
+    url,
+    pid,
+    anvilPid,
+    credentials,
+    store: pglite ? 'PGlite' : 'PostgreSQL',
+    entry: compiledEntry ? 'compiled build (node …/src/main.js, as npm start)' : 'src/main.ts through tsx',
+    output: () => server.output(),
+  };
+}

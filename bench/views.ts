@@ -1,0 +1,67 @@
+import { encodeFunctionData, erc20Abi } from 'viem';
+import type { HttpClient } from './http-client.ts';
+import { failureReason, type LoadResult, type Outcome, runLoad } from './load.ts';
+
+export type ViewBench = { service: LoadResult; direct: LoadResult };
+
+export type ViewOptions = {
+  http: HttpClient;
+  serviceUrl: string;
+  headers: Record<string, string>;
+  rpcUrl: string;
+  token: string;
+  holder: string;
+  concurrency: number;
+  warmupMs: number;
+  durationMs: number;
+};
+
+/**
+ * balanceOf through `POST /transact/view` versus the same `eth_call` sent straight to anvil, same
+ * client, same concurrency, same duration; both answers are parsed so both sides pay for JSON.
+ */
+export async function benchViews(options: ViewOptions): Promise<ViewBench> {
+  const { http } = options;
+  const viewUrl = `${options.serviceUrl}/core/v1/evm/transact/view`;
+  const viewBody = JSON.stringify({
+    contractAddress: options.token,
+    blockchainNetwork: 31337,
+    method: 'balanceOf',
+    params: [options.holder],
+  });
+  const data = encodeFunctionData({
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [options.holder as never],
+  });
+  const callBody = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'eth_call',
+    params: [{ to: options.token, data }, 'latest'],
+  });
+
+  const viaService = async (): Promise<Outcome> => {
+    const answer = await http.post(viewUrl, viewBody, options.headers);
+    if (answer.status !== 200 || !Array.isArray(JSON.parse(answer.text))) {
+      return { ok: false, reason: failureReason(answer.status, answer.text) };
+    }
+    return { ok: true };
+  };
+  const direct = async (): Promise<Outcome> => {
+    const answer = await http.post(options.rpcUrl, callBody);
+    const body = JSON.parse(answer.text) as { result?: string; error?: unknown };
+    if (answer.status !== 200 || typeof body.result !== 'string') {
+      return { ok: false, reason: failureReason(answer.status, answer.text) };
+    }
+    return { ok: true };
+  };
+
+  const run = (task: () => Promise<Outcome>, durationMs: number) =>
+    runLoad({ concurrency: options.concurrency, durationMs, task });
+  await run(direct, options.warmupMs);
+  const directResult = await run(direct, options.durationMs);
+  await run(viaService, options.warmupMs);
+  const serviceResult = await run(viaService, options.durationMs);
+  return { service: serviceResult, direct: directResult };
+}

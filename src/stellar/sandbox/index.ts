@@ -1,0 +1,97 @@
+import type { AddressInfo } from 'node:net';
+import { createSandboxServer, type SandboxLogger } from './http-server.ts';
+import { type NetworkConfig, resolveNetworkConfig } from './network-config.ts';
+import { loadSnapshot, saveSnapshot } from './persistence.ts';
+import type { RpcContext } from './rpc-methods.ts';
+import { SandboxNode } from './sandbox-node.ts';
+
+export type { SandboxLogger } from './http-server.ts';
+export { DEFAULT_NETWORK_CONFIG, type NetworkConfig } from './network-config.ts';
+
+export interface SorobanSandboxOptions {
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Persist state here (snapshot after every ledger close); undefined keeps it in memory only. */
+  dataDir?: string;
+  /** Ledger close interval; default 1000 ms. 0 = only on closeLedger() (Friendbot closes its own). */
+  ledgerCloseMs?: number;
+  logger?: SandboxLogger;
+  /** TTLs, fees, reserves… see network-config.ts for the (test-friendly) defaults. */
+  network?: Partial<NetworkConfig>;
+}
+
+export interface SorobanSandbox {
+  rpcUrl: string;
+  friendbotUrl: string;
+  networkPassphrase: string;
+  /** Closes a ledger now (applying queued transactions); resolves to its sequence number. */
+  closeLedger(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const silent: SandboxLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** Starts a local Soroban network (JSON-RPC + Friendbot) backed by an in-process ledger. */
+export async function startSorobanSandbox(opts: SorobanSandboxOptions = {}): Promise<SorobanSandbox> {
+  const logger = opts.logger ?? silent;
+  const config = resolveNetworkConfig(opts.network);
+  const snapshot = opts.dataDir ? await loadSnapshot(opts.dataDir, config.passphrase) : undefined;
+  const node = new SandboxNode(config, snapshot);
+  node.onInternalError = (txHash, e) =>
+    logger.error(
+      `soroban sandbox: internal error applying ${txHash}: ${e instanceof Error ? e.stack : String(e)}`,
+    );
+  const host = opts.host ?? '127.0.0.1';
+
+  // Ledger closes and snapshot writes are serialised so they never interleave.
+  let chain: Promise<unknown> = Promise.resolve();
+  const closeLedger = (): Promise<number> => {
+    const next = chain.then(async () => {
+      const seq = node.closeLedger();
+      if (opts.dataDir) await saveSnapshot(opts.dataDir, node.snapshot());
+      return seq;
+    });
+    chain = next.catch((e: unknown) => logger.error(`soroban sandbox: ledger close failed: ${String(e)}`));
+    return next;
+  };
+
+  // friendbotUrl is only known once the port is bound; the context object is shared by reference.
+  const ctx: RpcContext = { node, friendbotUrl: '' };
+  const server = createSandboxServer(ctx, logger);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const rpcUrl = `http://${urlHost}:${port}/`;
+  const friendbotUrl = `http://${urlHost}:${port}/friendbot`;
+  ctx.friendbotUrl = friendbotUrl;
+
+  const interval = opts.ledgerCloseMs ?? 1000;
+  const timer =
+    interval > 0
+      ? setInterval(() => {
+          void closeLedger().catch(() => {});
+        }, interval)
+      : undefined;
+  timer?.unref();
+  if (!timer) ctx.closeNow = closeLedger;
+  logger.info(`soroban sandbox listening on ${rpcUrl} (ledger ${node.latest.sequence})`);
+
+  return {
+    rpcUrl,
+    friendbotUrl,
+    networkPassphrase: config.passphrase,
+    closeLedger,
+    async stop() {
+      clearInterval(timer);
+      await chain;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createPublicClient, http } from 'viem';
+import { foundry } from 'viem/chains';
+import { expect, inject, it } from 'vitest';
+import { findFreePort } from '../../src/platform/net/free-port.ts';
+import { apiClient, waitForFinalStatus } from '../support/api-client.ts';
+import { createDatabase } from '../support/postgres-server.ts';
+import { spawnServer, waitForHealthy } from '../support/server-process.ts';
+import { isContiguous, sendTransferBurst } from '../support/token-burst.ts';
+
+const recipient = '0x000000000000000000000000000000000000c0de';
+
+it('loses and duplicates nothing when the server is killed (SIGKILL) during a burst of sends', {
+  timeout: 240_000,
+}, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cg-crash-'));
+  const databaseUrl = await createDatabase(inject('postgresUrl'));
+  const port = await findFreePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = {
+    CHAINGATE_DATA_DIR: dataDir,
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+  };
+
+  const first = spawnServer(env);
+  await waitForHealthy(url, first);
+  const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'));
+  const call = apiClient(url, {
+    authorization: `Bearer ${credentials.apiKey}`,
+    'x-application-svc': credentials.applicationId,
+  });
+  const specs = await call('GET', '/core/v1/evm/info/specs');
+  const erc20 = specs.body.find((s: { name: string }) => s.name === 'ERC20').id;
+  const deploy = await call('POST', '/core/v1/evm/contract/deploy', {
+    contractSpecsId: erc20,
+    sender: credentials.sender,
+    blockchainNetwork: 31337,
+    params: ['Crash', 'CR', 1000],
+  });
+  expect((await waitForFinalStatus(call, deploy.body.txHash)).status).toBe('confirmed');
+
+  // Kill -9 once a good part of the burst has been accepted, while more requests are in flight.
+  const burst = await sendTransferBurst({
+    clients: [call],
+    token: deploy.body.contractAddress,
+    sender: credentials.sender,
+    recipient,
+    count: 200,
+    concurrency: 16,
+    onAccepted: (_accepted, total) => {
+      if (total === 60) first.child.kill('SIGKILL');
+    },
+  });
+  if (first.child.exitCode === null) first.child.kill('SIGKILL');
+  await first.exited;
+  expect(burst.accepted.length).toBeGreaterThanOrEqual(60);
+  expect(burst.failed).toBeGreaterThan(0);
+
+  const second = spawnServer(env);
+  try {
+    await waitForHealthy(url, second);
+    for (const accepted of burst.accepted) {
+      expect((await waitForFinalStatus(call, accepted.txHash, 31337, 60_000)).status).toBe('confirmed');
+    }
+
+    // Whatever was signed and stored before the kill is finished too; every live record is confirmed,
+    // and the sender's nonces on chain are exactly the stored ones: contiguous, none twice.
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    const deadline = Date.now() + 60_000;
+    let rows: Array<{ nonce: string; state: string; tx_hash: string }> = [];
+    while (Date.now() < deadline) {
+      rows = (
+        await db.query(
+          "SELECT nonce, state, tx_hash FROM evm_transactions WHERE sender = $1 AND nonce IS NOT NULL AND state <> 'error' ORDER BY nonce",
+          [credentials.sender.toLowerCase()],
+        )
+      ).rows;
+      if (rows.every((row) => row.state === 'confirmed')) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await db.end();
+    expect(rows.every((row) => row.state === 'confirmed')).toBe(true);
+    const nonces = rows.map((row) => Number(row.nonce));
+    expect(isContiguous(nonces)).toBe(true);
+    expect(new Set(nonces).size).toBe(nonces.length);
+
+    const chain = createPublicClient({
+      chain: foundry,
+      transport: http(JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')).devnetRpcUrl),
+    });
+    expect(await chain.getTransactionCount({ address: credentials.sender })).toBe(
+      (nonces.at(-1) as number) + 1,
+    );
+    for (const accepted of burst.accepted) expect(rows.map((r) => r.tx_hash)).toContain(accepted.txHash);
+    // Exactly once: the recipient holds one unit per confirmed transfer record (the deploy is nonce 0).
+    const balance = await call('POST', '/core/v1/evm/transact/view', {
+      contractAddress: deploy.body.contractAddress,
+      blockchainNetwork: 31337,
+      method: 'balanceOf',
+      params: [recipient],
+    });
+    expect(balance.body).toEqual([rows.length - 1]);
+  } finally {
+    second.child.kill('SIGTERM');
+    await second.exited;
+  }
+});
