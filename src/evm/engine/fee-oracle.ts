@@ -24,12 +24,12 @@ export class FeeOracle {
   }
 }
 
+const maxOf = (...values: bigint[]): bigint => values.reduce((a, b) => (b > a ? b : a));
+
 /** Fees for a replacement: at least 12.5 % above the previous attempt (nodes want ≥ 10 %) and today's fees. */
 export function bumpedFees(previous: Fees, current: Fees): Fees {
   const bump = (value: bigint) => value + (value * 125n) / 1000n + 1n;
-  const tip = [bump(previous.maxPriorityFeePerGas), current.maxPriorityFeePerGas].reduce((a, b) =>
-    Math.max(a, b),
-  );
-  const maxFee = [bump(previous.maxFeePerGas), current.maxFeePerGas, tip].reduce((a, b) => Math.max(a, b));
+  const tip = maxOf(bump(previous.maxPriorityFeePerGas), current.maxPriorityFeePerGas);
+  const maxFee = maxOf(bump(previous.maxFeePerGas), current.maxFeePerGas, tip);
   return { maxFeePerGas: maxFee, maxPriorityFeePerGas: tip };
 }
