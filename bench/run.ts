@@ -4,7 +4,7 @@
  * bench/results.md (bench/results-pglite.md with --pglite). Targets apply with external PostgreSQL.
  */
 import { writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { apiFor, deployToken, transferAndWait } from './api.ts';
 import { Cleanup } from './cleanup.ts';
 import { fetchClient, nodeHttpClient } from './http-client.ts';
@@ -29,6 +29,8 @@ function log(message: string): void {
 }
 
 async function main(cleanup: Cleanup): Promise<string> {
+  // Other work on the machine skews every number here: the load before the start goes in the report.
+  const loadBefore = loadavg()[0] ?? 0;
   // Sockets for the in-flight requests plus the status polling that runs next to them.
   const http = useFetch ? fetchClient() : nodeHttpClient(sendConcurrency * 2);
   cleanup.add('http client', () => http.close());
@@ -214,7 +216,7 @@ async function main(cleanup: Cleanup): Promise<string> {
     `- Run: ${new Date().toISOString()}, \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\``,
     `- Server: ${service.entry}, store ${service.store}${pglite ? '' : ' (throwaway local server, fsync off)'}.`,
     `- Machine: ${availableParallelism()} cores (os.availableParallelism()), ${cpu}, ${fmt.mb(totalmem())} RAM, Node ${process.version}`,
-    `- Load generator and service share the machine. Client for both sides: ${http.name}. Devnet: anvil, 0.2 s blocks.`,
+    `- Load average (1 min) before the run: ${loadBefore.toFixed(2)}. Load generator and service share the machine. Client for both sides: ${http.name}. Devnet: anvil, 0.2 s blocks.`,
     `- Raw sends: ${sendCount} transfers pre-signed in ${fmt.ms(raw.signMs)} (not counted), same token, same recipients.`,
     '',
     table(rows),
@@ -231,10 +233,13 @@ async function main(cleanup: Cleanup): Promise<string> {
 }
 
 const cleanup = new Cleanup();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.once(signal, () => {
     log(`${signal}: cleaning up`);
-    cleanup.run().finally(() => process.exit(130));
+    cleanup.run().finally(() => process.exit(code));
   });
 }
 const started = Date.now();

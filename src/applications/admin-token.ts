@@ -6,27 +6,16 @@ import { bearerToken } from './authentication.ts';
 
 const ADMIN_TOKEN_SETTING = 'admin_token_sha256';
 
-/**
- * Makes sure an admin token exists. `configured` (CHAINGATE_ADMIN_TOKEN) always wins; otherwise a token
- * is generated once and returned only that time (the caller writes it to credentials.json).
- */
-export async function ensureAdminToken(
-  db: Queryable,
-  configured: string | undefined,
-): Promise<string | undefined> {
-  if (configured) {
-    await db.query(
-      'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
-      [ADMIN_TOKEN_SETTING, hashSecretToken(configured).toString('hex')],
-    );
-    return configured;
-  }
-  const token = generateSecretToken('cg_admin');
-  const inserted = await db.query(
-    'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING key',
+/** Stores the hash of the admin token, replacing any previous one. */
+export async function setAdminToken(db: Queryable, token: string): Promise<void> {
+  await db.query(
+    'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
     [ADMIN_TOKEN_SETTING, hashSecretToken(token).toString('hex')],
   );
-  return inserted.length === 1 ? token : undefined;
+}
+
+export function newAdminToken(): string {
+  return generateSecretToken('cg_admin');
 }
 
 export async function verifyAdminToken(db: Queryable, headers: IncomingHttpHeaders): Promise<void> {

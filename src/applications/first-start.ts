@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Platform } from '../platform/platform.ts';
-import { ensureAdminToken } from './admin-token.ts';
+import { newAdminToken, setAdminToken } from './admin-token.ts';
 import { createApplication } from './applications.service.ts';
 
 export type Credentials = {
@@ -30,16 +30,19 @@ function writeCredentials(path: string, credentials: Credentials): void {
  */
 export async function ensureFirstStartCredentials(platform: Platform): Promise<Credentials | undefined> {
   const path = credentialsPath(platform.config.dataDir);
-  const adminToken = await ensureAdminToken(platform.db, platform.config.adminToken);
+  // One row decides which process bootstraps, even when two start at once on one PostgreSQL.
   const isFirstStart = await platform.db.query(
     "INSERT INTO settings (key, value) VALUES ('first_start_done', now()::text) ON CONFLICT (key) DO NOTHING RETURNING key",
   );
-  if (isFirstStart.length === 1 && adminToken) {
+  if (isFirstStart.length === 1) {
+    const adminToken = platform.config.adminToken ?? newAdminToken();
+    await setAdminToken(platform.db, adminToken);
     const created = await createApplication(platform, { name: 'default', plan: 'premium' });
     const credentials: Credentials = { adminToken, ...created, ...platform.local };
     writeCredentials(path, credentials);
     return credentials;
   }
+  if (platform.config.adminToken) await setAdminToken(platform.db, platform.config.adminToken);
   if (existsSync(path)) {
     const stored = JSON.parse(readFileSync(path, 'utf8')) as Credentials;
     const next = {

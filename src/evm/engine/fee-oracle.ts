@@ -24,6 +24,7 @@ export class FeeOracle {
   }
 }
 
+// biome-ignore lint/complexity/useMathMinMax: Math.max does not take bigints
 const maxOf = (...values: bigint[]): bigint => values.reduce((a, b) => (b > a ? b : a));
 
 /** Fees for a replacement: at least 12.5 % above the previous attempt (nodes want ≥ 10 %) and today's fees. */

@@ -39,6 +39,38 @@ export async function allocateNonce(tx: Queryable, chainId: number, address: str
   return BigInt(next[0].nonce);
 }
 
+/**
+ * Allocates `count` nonces at once inside the caller's transaction (gaps first, then a range), for a
+ * group of sends from one sender committed together.
+ */
+export async function allocateNonces(
+  tx: Queryable,
+  chainId: number,
+  address: string,
+  count: number,
+): Promise<bigint[]> {
+  const sender = address.toLowerCase();
+  const gaps = await tx.query<{ nonce: string }>(
+    `DELETE FROM evm_nonce_gaps WHERE (chain_id, address, nonce) IN (
+       SELECT chain_id, address, nonce FROM evm_nonce_gaps WHERE chain_id = $1 AND address = $2
+        ORDER BY nonce LIMIT $3 FOR UPDATE SKIP LOCKED)
+     RETURNING nonce`,
+    [chainId, sender, count],
+  );
+  const nonces = gaps.map((gap) => BigInt(gap.nonce)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const rest = count - nonces.length;
+  if (rest > 0) {
+    const range = await tx.query<{ first: string }>(
+      'UPDATE evm_nonces SET next_nonce = next_nonce + $3 WHERE chain_id = $1 AND address = $2 RETURNING next_nonce - $3 AS first',
+      [chainId, sender, rest],
+    );
+    if (!range[0]) throw new Error(`no nonce row for ${sender} on chain ${chainId}`);
+    const first = BigInt(range[0].first);
+    for (let i = 0n; i < BigInt(rest); i++) nonces.push(first + i);
+  }
+  return nonces;
+}
+
 /** After the node said "nonce too low": jump forward to the chain's pending nonce, never back. */
 export async function resyncNonce(
   db: Queryable,

@@ -13,11 +13,13 @@ import {
   TransactionFailedError,
 } from './engine-errors.ts';
 import type { Fees } from './fee-oracle.ts';
-import { allocateNonce, resyncNonce } from './nonce-allocator.ts';
+import type { GroupCommit } from './group-commit.ts';
+import { allocateNonce, allocateNonces, resyncNonce } from './nonce-allocator.ts';
 import type { TransactionKind } from './transaction-record.ts';
 import {
   failSignedTransaction,
   insertSignedTransaction,
+  insertSignedTransactions,
   markBroadcast,
   type NewTransaction,
   replaceCurrentAttempt,
@@ -51,9 +53,31 @@ export type SubmitTransactionReturnType = {
 
 export type EngineContext = {
   db: Database;
+  /** Groups concurrent first-time signings of one sender into one database transaction. */
+  signing: GroupCommit<SigningItem, SignedFields>;
   /** Makes sure the store's nonce row of (chain, sender) exists, seeded from the chain once. */
   ensureNonceRow(network: EvmNetwork, address: Address): Promise<void>;
 };
+
+export type SigningItem = { parameters: SubmitTransactionParameters; record: NewTransaction };
+
+/** Allocates nonces for a group of sends of one sender, signs each and stores them, in the caller's transaction. */
+export async function signAndStoreGroup(tx: Queryable, items: SigningItem[]): Promise<SignedFields[]> {
+  const first = items[0];
+  if (!first) return [];
+  const { network, account } = first.parameters;
+  const nonces = await allocateNonces(tx, network.chainId, account.address, items.length);
+  const rows = await Promise.all(
+    items.map(async ({ parameters, record }, index) => {
+      const nonce = nonces[index] as bigint;
+      if (parameters.kind === 'deploy')
+        record.contractAddress = getContractAddress({ from: account.address, nonce });
+      return { tx: record, signed: await sign(parameters, nonce) };
+    }),
+  );
+  await insertSignedTransactions(tx, rows);
+  return rows.map((row) => row.signed);
+}
 
 async function sign(parameters: SubmitTransactionParameters, nonce: bigint): Promise<SignedFields> {
   const rawTx = await parameters.account.signTransaction({
@@ -146,21 +170,19 @@ export async function submitTransaction(
     myReference: parameters.myReference,
   };
 
-  let signed = await context.db.transaction(async (tx) => {
-    let nonce: bigint;
-    if (parameters.nonce !== undefined) {
-      await takeExplicitNonce(tx, network.chainId, sender, parameters.nonce);
-      nonce = parameters.nonce;
-    } else {
-      nonce = await allocateNonce(tx, network.chainId, sender);
-    }
-    if (parameters.kind === 'deploy') {
-      record.contractAddress = getContractAddress({ from: account.address, nonce });
-    }
-    const fields = await sign(parameters, nonce);
-    await insertSignedTransaction(tx, record, fields);
-    return fields;
-  });
+  const explicitNonce = parameters.nonce;
+  let signed =
+    explicitNonce === undefined
+      ? await context.signing.run(`${network.chainId}:${sender}`, { parameters, record })
+      : await context.db.transaction(async (tx) => {
+          await takeExplicitNonce(tx, network.chainId, sender, explicitNonce);
+          if (parameters.kind === 'deploy') {
+            record.contractAddress = getContractAddress({ from: account.address, nonce: explicitNonce });
+          }
+          const fields = await sign(parameters, explicitNonce);
+          await insertSignedTransaction(tx, record, fields);
+          return fields;
+        });
 
   for (let attempt = 0; ; attempt++) {
     let outcome: ReturnType<typeof classifyBroadcastError>;

@@ -26,16 +26,16 @@ export type SignedFields = {
   rawTx: Hex;
 };
 
-export async function insertSignedTransaction(
+/** Inserts signed transactions and their first attempts: two statements for any number of rows. */
+export async function insertSignedTransactions(
   db: Queryable,
-  tx: NewTransaction,
-  signed: SignedFields,
+  rows: ReadonlyArray<{ tx: NewTransaction; signed: SignedFields }>,
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO evm_transactions (id, application_id, chain_id, kind, sender, to_address, contract_address, value, input,
-       method, spec_id, my_reference, nonce, gas_limit, max_fee_per_gas, max_priority_fee_per_gas, tx_hash, raw_tx, state)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, 'signed')`,
-    [
+  if (rows.length === 0) return;
+  const transactionParams: unknown[] = [];
+  const transactionValues = rows.map(({ tx, signed }, index) => {
+    const base = index * 18;
+    transactionParams.push(
       tx.id,
       tx.applicationId,
       tx.chainId,
@@ -54,9 +54,40 @@ export async function insertSignedTransaction(
       signed.maxPriorityFeePerGas.toString(),
       signed.txHash,
       signed.rawTx,
-    ],
+    );
+    return `(${Array.from({ length: 18 }, (_, i) => `$${base + i + 1}`).join(', ')}, 'signed')`;
+  });
+  await db.query(
+    `INSERT INTO evm_transactions (id, application_id, chain_id, kind, sender, to_address, contract_address, value, input,
+       method, spec_id, my_reference, nonce, gas_limit, max_fee_per_gas, max_priority_fee_per_gas, tx_hash, raw_tx, state)
+     VALUES ${transactionValues.join(', ')}`,
+    transactionParams,
   );
-  await insertAttempt(db, tx.id, signed);
+  const attemptParams: unknown[] = [];
+  const attemptValues = rows.map(({ tx, signed }, index) => {
+    const base = index * 5;
+    attemptParams.push(
+      signed.txHash,
+      tx.id,
+      signed.rawTx,
+      signed.maxFeePerGas.toString(),
+      signed.maxPriorityFeePerGas.toString(),
+    );
+    return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5})`;
+  });
+  await db.query(
+    `INSERT INTO evm_transaction_attempts (tx_hash, transaction_id, raw_tx, max_fee_per_gas, max_priority_fee_per_gas)
+     VALUES ${attemptValues.join(', ')} ON CONFLICT (tx_hash) DO NOTHING`,
+    attemptParams,
+  );
+}
+
+export async function insertSignedTransaction(
+  db: Queryable,
+  tx: NewTransaction,
+  signed: SignedFields,
+): Promise<void> {
+  await insertSignedTransactions(db, [{ tx, signed }]);
 }
 
 export async function insertAttempt(

@@ -5,10 +5,17 @@ import { classifyBroadcastError } from './broadcast-errors.ts';
 import { ConfirmationTracker, type RevertDecoder } from './confirmation-tracker.ts';
 import { errorCodes } from './engine-errors.ts';
 import { bumpedFees, FeeOracle } from './fee-oracle.ts';
+import { GroupCommit } from './group-commit.ts';
 import { claimGap, ensureNonceRow, listOldGaps } from './nonce-allocator.ts';
 import { Signers } from './signers.ts';
-import { type SubmitTransactionParameters, submitTransaction } from './submit-transaction.ts';
+import {
+  type SigningItem,
+  type SubmitTransactionParameters,
+  signAndStoreGroup,
+  submitTransaction,
+} from './submit-transaction.ts';
 import type { TransactionRow } from './transaction-record.ts';
+import type { SignedFields } from './transactions.repository.ts';
 import {
   failSignedTransaction,
   listOpenTransactions,
@@ -46,11 +53,18 @@ export class TxEngine {
     private readonly options: TxEngineOptions,
   ) {
     this.signers = new Signers(platform);
+    this.#signing = new GroupCommit(platform.db, signAndStoreGroup);
   }
+
+  readonly #signing: GroupCommit<SigningItem, SignedFields>;
 
   submit(parameters: SubmitTransactionParameters) {
     return submitTransaction(
-      { db: this.platform.db, ensureNonceRow: (network, address) => this.#ensureNonceRow(network, address) },
+      {
+        db: this.platform.db,
+        signing: this.#signing,
+        ensureNonceRow: (network, address) => this.#ensureNonceRow(network, address),
+      },
       parameters,
     );
   }

@@ -65,7 +65,10 @@ export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error, request, reply) => {
       const answer = toErrorAnswer(error);
-      if (answer.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      if (answer.statusCode >= 500 && !(error instanceof GatewayError))
+        request.log.error({ err: error }, 'request failed');
+      else if (answer.statusCode >= 500)
+        request.log.warn({ code: answer.code, reason: answer.message }, 'dependency or customer error');
       else
         request.log.info(
           { err: { message: (error as Error).message, code: answer.code } },
