@@ -44,7 +44,7 @@ export class GroupCommit<Item, Result> {
               group.map((pending) => pending.item),
             ),
           );
-          group.forEach((pending, index) => pending.resolve(results[index] as Result));
+          for (const [index, pending] of group.entries()) pending.resolve(results[index] as Result);
         } catch (error) {
           for (const pending of group) pending.reject(error);
         }
