@@ -134,7 +134,10 @@ export class TxEngine {
       const sinceBroadcast = row.last_broadcast_at
         ? now - new Date(row.last_broadcast_at).getTime()
         : Number.POSITIVE_INFINITY;
-      if (row.state === 'processing') {
+      if (row.state === 'processing' && row.block_number === null) {
+        // Its block was reorged away: find it again, or put it back in the node's pool.
+        if (!(await tracker.checkRecord(row, head)) && sinceBroadcast > 3_000) await this.#rebroadcast(network, row);
+      } else if (row.state === 'processing') {
         await tracker.checkDepthAndReorgs([row], head);
       } else if (
         row.state === 'signed' &&
@@ -158,7 +161,11 @@ export class TxEngine {
       await markBroadcast(this.platform.db, row.id, true);
     } catch (error) {
       const outcome = classifyBroadcastError(error);
-      if (outcome.kind === 'accepted') await markBroadcast(this.platform.db, row.id, true);
+      // Counted as an attempt either way, so a refused rebroadcast is retried every few seconds, not every tick.
+      await markBroadcast(this.platform.db, row.id, outcome.kind === 'accepted');
+      if (outcome.kind !== 'accepted') {
+        this.platform.logger.warn({ chainId: network.chainId, id: row.id, outcome }, 'rebroadcast refused');
+      }
       else if (outcome.kind === 'insufficientFunds' && row.state === 'signed') {
         await failSignedTransaction(this.platform.db, row, {
           code: errorCodes.insufficientFunds,
