@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createPublicClient, http } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startAnvil, type AnvilInstance } from '../support/anvil.ts';
+import { type AnvilInstance, startAnvil } from '../support/anvil.ts';
 import { apiClient, waitForFinalStatus } from '../support/api-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -16,21 +16,41 @@ beforeAll(async () => {
   const configFile = join(mkdtempSync(join(tmpdir(), 'cg-reorg-')), 'config.json');
   writeFileSync(
     configFile,
-    JSON.stringify({ evm: { networks: [{ chainId: 31337, name: 'deep anvil', symbol: 'ETH', rpcUrls: [anvil.rpcUrl], confirmations: 4, devnetFaucet: true }] } }),
+    JSON.stringify({
+      evm: {
+        networks: [
+          {
+            chainId: 31337,
+            name: 'deep anvil',
+            symbol: 'ETH',
+            rpcUrls: [anvil.rpcUrl],
+            confirmations: 4,
+            devnetFaucet: true,
+          },
+        ],
+      },
+    }),
   );
-  service = await startTestService({ CHAINGATE_DEVNET: '0', CHAINGATE_SOROBAN: '0', CHAINGATE_CONFIG: configFile });
+  service = await startTestService({
+    CHAINGATE_DEVNET: '0',
+    CHAINGATE_SOROBAN: '0',
+    CHAINGATE_CONFIG: configFile,
+  });
 });
 afterAll(async () => {
   await service?.close();
   await anvil?.stop();
 });
 
-it('waits for the confirmation depth and sends a reorged transaction back to processing until it is mined again', { timeout: 90_000 }, async () => {
+it('waits for the confirmation depth and sends a reorged transaction back to processing until it is mined again', {
+  timeout: 90_000,
+}, async () => {
   const call = apiClient(service.url, service.auth);
   const chain = createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl) });
   // The faucet's anvil_setBalance must be deeper than the reorg, or the reorg takes the funds away too.
   const start = await chain.getBlockNumber();
-  while ((await chain.getBlockNumber()) < start + 3n) await new Promise((resolve) => setTimeout(resolve, 200));
+  while ((await chain.getBlockNumber()) < start + 3n)
+    await new Promise((resolve) => setTimeout(resolve, 200));
   const specs = await call('GET', '/core/v1/evm/info/specs');
   const deploy = await call('POST', '/core/v1/evm/contract/deploy', {
     contractSpecsId: specs.body.find((s: { name: string }) => s.name === 'ERC20').id,
@@ -41,7 +61,8 @@ it('waits for the confirmation depth and sends a reorged transaction back to pro
   expect(deploy.status).toBe(201);
 
   // Mined but not yet 4 blocks deep: processing.
-  const statusOf = async () => (await call('GET', `/core/v1/evm/info/transaction/${deploy.body.txHash}/status?network=31337`)).body;
+  const statusOf = async () =>
+    (await call('GET', `/core/v1/evm/info/transaction/${deploy.body.txHash}/status?network=31337`)).body;
   const deadline = Date.now() + 20_000;
   let status = await statusOf();
   while (status.status !== 'processing' && Date.now() < deadline) {

@@ -136,7 +136,8 @@ export class TxEngine {
         : Number.POSITIVE_INFINITY;
       if (row.state === 'processing' && row.block_number === null) {
         // Its block was reorged away: find it again, or put it back in the node's pool.
-        if (!(await tracker.checkRecord(row, head)) && sinceBroadcast > 3_000) await this.#rebroadcast(network, row);
+        if (!(await tracker.checkRecord(row, head)) && sinceBroadcast > 3_000)
+          await this.#rebroadcast(network, row);
       } else if (row.state === 'processing') {
         await tracker.checkDepthAndReorgs([row], head);
       } else if (
@@ -166,7 +167,7 @@ export class TxEngine {
       if (outcome.kind !== 'accepted') {
         this.platform.logger.warn({ chainId: network.chainId, id: row.id, outcome }, 'rebroadcast refused');
       }
-      else if (outcome.kind === 'insufficientFunds' && row.state === 'signed') {
+      if (outcome.kind === 'insufficientFunds' && row.state === 'signed') {
         await failSignedTransaction(this.platform.db, row, {
           code: errorCodes.insufficientFunds,
           message: outcome.message,

@@ -1,7 +1,15 @@
-import { type Chain, createPublicClient, defineChain, fallback, http, type PublicClient } from 'viem';
+import {
+  type Chain,
+  createPublicClient,
+  defineChain,
+  fallback,
+  type PublicClient,
+  type Transport,
+} from 'viem';
 import type { EvmNetworkEntry } from '../config/config-file.ts';
 import { ConfigError } from '../config/config-file.ts';
 import { DEVNET_CHAIN_ID, findKnownChain } from '../config/known-chains.ts';
+import { keepAliveTransport } from './keep-alive-transport.ts';
 
 /** One EVM network the service can use, with its read client. */
 export type EvmNetwork = {
@@ -29,9 +37,8 @@ function makeNetwork(fields: Omit<EvmNetwork, 'chain' | 'client'>): EvmNetwork {
     rpcUrls: { default: { http: fields.rpcUrls } },
     testnet: !fields.isMainnet,
   });
-  const transports = fields.rpcUrls.map((url) => http(url, { retryCount: 2, timeout: 15_000 }));
-  const transport =
-    transports.length === 1 ? (transports[0] as ReturnType<typeof http>) : fallback(transports);
+  const transports = fields.rpcUrls.map((url) => keepAliveTransport(url));
+  const transport = transports.length === 1 ? (transports[0] as Transport) : fallback(transports);
   const client = createPublicClient({ chain, transport, pollingInterval: 250 }) as PublicClient;
   return { ...fields, chain, client };
 }
