@@ -26,6 +26,24 @@ export type SignedFields = {
   rawTx: Hex;
 };
 
+/** The first twelve columns of `evm_transactions`, in insert order. */
+function newTransactionValues(tx: NewTransaction): unknown[] {
+  return [
+    tx.id,
+    tx.applicationId,
+    tx.chainId,
+    tx.kind,
+    tx.sender.toLowerCase(),
+    tx.to?.toLowerCase() ?? null,
+    tx.contractAddress?.toLowerCase() ?? null,
+    tx.value.toString(),
+    tx.input,
+    tx.method,
+    tx.specId,
+    tx.myReference,
+  ];
+}
+
 /** Inserts signed transactions and their first attempts: two statements for any number of rows. */
 export async function insertSignedTransactions(
   db: Queryable,
@@ -36,18 +54,7 @@ export async function insertSignedTransactions(
   const transactionValues = rows.map(({ tx, signed }, index) => {
     const base = index * 18;
     transactionParams.push(
-      tx.id,
-      tx.applicationId,
-      tx.chainId,
-      tx.kind,
-      tx.sender.toLowerCase(),
-      tx.to?.toLowerCase() ?? null,
-      tx.contractAddress?.toLowerCase() ?? null,
-      tx.value.toString(),
-      tx.input,
-      tx.method,
-      tx.specId,
-      tx.myReference,
+      ...newTransactionValues(tx),
       signed.nonce.toString(),
       signed.gasLimit.toString(),
       signed.maxFeePerGas.toString(),
@@ -118,22 +125,7 @@ export async function insertFailedTransaction(
     `INSERT INTO evm_transactions (id, application_id, chain_id, kind, sender, to_address, contract_address, value, input,
        method, spec_id, my_reference, state, error_code, error_message)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'error', $13, $14)`,
-    [
-      tx.id,
-      tx.applicationId,
-      tx.chainId,
-      tx.kind,
-      tx.sender.toLowerCase(),
-      tx.to?.toLowerCase() ?? null,
-      tx.contractAddress?.toLowerCase() ?? null,
-      tx.value.toString(),
-      tx.input,
-      tx.method,
-      tx.specId,
-      tx.myReference,
-      error.code,
-      error.message.slice(0, 2000),
-    ],
+    [...newTransactionValues(tx), error.code, error.message.slice(0, 2000)],
   );
 }
 

@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { type Address, encodeDeployData, encodeFunctionData, getAddress, type Hex } from 'viem';
 import { applicationOf } from '../../applications/application-auth.ts';
+import type { Application } from '../../applications/applications.service.ts';
 import { errorResponses } from '../../platform/http/error-body.ts';
 import { BadRequestError } from '../../platform/http/gateway-error.ts';
 import { aliasBody, readRoute } from '../../platform/http/read-route.ts';
+import type { Platform } from '../../platform/platform.ts';
 import { coerceParams } from '../abi/coerce-params.ts';
 import { decodeRevertReason, revertDataFromError } from '../abi/decode-revert.ts';
 import { resolveConstructor, resolveFunction } from '../abi/resolve-function.ts';
@@ -29,6 +31,33 @@ import {
 } from './transact.schemas.ts';
 
 const tags = ['evm: contracts'];
+
+/** Network, ABI, function and calldata of a call request (send, view or estimate), each checked. */
+async function encodeContractCall(
+  platform: Platform,
+  application: Application,
+  input: {
+    blockchainNetwork: number;
+    contractAddress: string;
+    contractSpecsId?: number | undefined;
+    method: string;
+    params: unknown[];
+  },
+) {
+  const network = networkFor(platform, application, input.blockchainNetwork);
+  const contractAddress = checksum(input.contractAddress, 'contractAddress');
+  const { spec, abi } = await resolveContractAbi(
+    platform,
+    application.id,
+    network.chainId,
+    contractAddress,
+    input.contractSpecsId,
+  );
+  const fn = resolveFunction(abi, input.method, input.params.length);
+  const args = coerceParams(fn.inputs, input.params, 'params', fn.name);
+  const data = encodeFunctionData({ abi: [fn], functionName: fn.name, args } as never);
+  return { network, contractAddress, spec, abi, fn, data };
+}
 
 function checksum(value: string, field: string): Address {
   try {
@@ -111,24 +140,18 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const application = applicationOf(request);
       const body = request.body;
-      const network = networkFor(app.platform, application, body.blockchainNetwork);
-      const contractAddress = checksum(body.contractAddress, 'contractAddress');
-      const { spec, abi } = await resolveContractAbi(
+      const { network, contractAddress, spec, abi, fn, data } = await encodeContractCall(
         app.platform,
-        application.id,
-        network.chainId,
-        contractAddress,
-        body.contractSpecsId,
+        application,
+        body,
       );
-      const fn = resolveFunction(abi, body.method, body.params.length);
-      const args = coerceParams(fn.inputs, body.params, 'params', fn.name);
       const sent = await sendTransaction(app.platform, app.txEngine, {
         application,
         network,
         sender: checksum(body.sender, 'sender'),
         kind: 'call',
         to: contractAddress,
-        data: encodeFunctionData({ abi: [fn], functionName: fn.name, args } as never),
+        data,
         value: toBigInt(body.value) ?? 0n,
         gasLimit: toBigInt(body.gasLimit),
         useGasEstimation: body.useGasEstimation ?? true,
@@ -160,19 +183,11 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
       },
     },
     async (input, request) => {
-      const application = applicationOf(request);
-      const network = networkFor(app.platform, application, input.blockchainNetwork);
-      const contractAddress = checksum(input.contractAddress, 'contractAddress');
-      const { abi } = await resolveContractAbi(
+      const { network, contractAddress, abi, fn, data } = await encodeContractCall(
         app.platform,
-        application.id,
-        network.chainId,
-        contractAddress,
-        input.contractSpecsId,
+        applicationOf(request),
+        input,
       );
-      const fn = resolveFunction(abi, input.method, input.params.length);
-      const args = coerceParams(fn.inputs, input.params, 'params', fn.name);
-      const data = encodeFunctionData({ abi: [fn], functionName: fn.name, args } as never);
       let result: Hex;
       try {
         result = (await network.client.request({
@@ -249,19 +264,11 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
       },
     },
     async (input, request) => {
-      const application = applicationOf(request);
-      const network = networkFor(app.platform, application, input.blockchainNetwork);
-      const contractAddress = checksum(input.contractAddress, 'contractAddress');
-      const { abi } = await resolveContractAbi(
+      const { network, contractAddress, abi, data } = await encodeContractCall(
         app.platform,
-        application.id,
-        network.chainId,
-        contractAddress,
-        input.contractSpecsId,
+        applicationOf(request),
+        input,
       );
-      const fn = resolveFunction(abi, input.method, input.params.length);
-      const args = coerceParams(fn.inputs, input.params, 'params', fn.name);
-      const data = encodeFunctionData({ abi: [fn], functionName: fn.name, args } as never);
       return estimateForEndpoint(
         network,
         {
