@@ -34,7 +34,7 @@ class Reader {
     while (this.byte() & 0x80) {}
   }
 
-  skip(n: number): void {
+  advance(n: number): void {
     this.pos += n;
     if (this.pos > this.buf.length) throw invalid('unexpected end of module');
   }
@@ -73,7 +73,7 @@ function fuelCheck(g: number): number[] {
 
 function skipBlockType(r: Reader): void {
   const b = r.buf[r.pos];
-  if (b === 0x40 || (b !== undefined && b >= 0x6f && b <= 0x7f)) r.skip(1);
+  if (b === 0x40 || (b !== undefined && b >= 0x6f && b <= 0x7f)) r.advance(1);
   else r.skipLeb(); // type index as s33
 }
 
@@ -90,7 +90,7 @@ function instrumentBody(body: Uint8Array, g: number): number[] {
   const localGroups = r.u32();
   for (let i = 0; i < localGroups; i++) {
     r.u32();
-    r.skip(1);
+    r.advance(1);
   }
   out.push(...body.subarray(0, r.pos), ...fuelCheck(g));
   let copied = r.pos;
@@ -131,20 +131,20 @@ function instrumentBody(body: Uint8Array, g: number): number[] {
         r.u32();
         break;
       case 0x1c:
-        r.skip(r.u32());
+        r.advance(r.u32());
         break;
       case 0x41:
       case 0x42:
         r.skipLeb();
         break;
       case 0x43:
-        r.skip(4);
+        r.advance(4);
         break;
       case 0x44:
-        r.skip(8);
+        r.advance(8);
         break;
       case 0xd0:
-        r.skip(1);
+        r.advance(1);
         break;
       case 0xfc:
         skipPrefixed(r);
@@ -193,13 +193,13 @@ export function instrumentWasm(code: Uint8Array): Uint8Array {
     throw invalid('bad magic');
   }
   const r = new Reader(code);
-  r.skip(8);
+  r.advance(8);
   const sections: Array<{ id: number; body: Uint8Array }> = [];
   while (r.pos < code.length) {
     const id = r.byte();
     const size = r.u32();
     sections.push({ id, body: code.subarray(r.pos, r.pos + size) });
-    r.skip(size);
+    r.advance(size);
   }
   let importedGlobals = 0;
   let definedGlobals = 0;
@@ -208,16 +208,16 @@ export function instrumentWasm(code: Uint8Array): Uint8Array {
     if (s.id === 2) {
       const n = sr.u32();
       for (let i = 0; i < n; i++) {
-        sr.skip(sr.u32());
-        sr.skip(sr.u32());
+        sr.advance(sr.u32());
+        sr.advance(sr.u32());
         const kind = sr.byte();
         if (kind === 0) sr.u32();
         else if (kind === 1) {
-          sr.skip(1);
+          sr.advance(1);
           skipLimits(sr);
         } else if (kind === 2) skipLimits(sr);
         else {
-          sr.skip(2);
+          sr.advance(2);
           importedGlobals++;
         }
       }
@@ -262,7 +262,7 @@ export function instrumentWasm(code: Uint8Array): Uint8Array {
       for (let i = 0; i < n; i++) {
         const size = sr.u32();
         const body = instrumentBody(s.body.subarray(sr.pos, sr.pos + size), g);
-        sr.skip(size);
+        sr.advance(size);
         bodies.push(...leb(body.length), ...body);
       }
       out.push(section(10, bodies));
