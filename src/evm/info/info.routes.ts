@@ -13,7 +13,7 @@ import {
 } from '../engine/transactions.repository.ts';
 import { resolveSpec } from '../shared/contract-abi.ts';
 import { networkFor } from '../shared/network-access.ts';
-import { AddressField, ChainIdField, TxHashField } from '../shared/request-fields.ts';
+import { AddressField, ChainIdField, SpecIdField, TxHashField } from '../shared/request-fields.ts';
 import { StatusRecord, TransactionInformation } from './info.schemas.ts';
 import { readTransactionInformation } from './transaction-information.ts';
 import { toStatusRecord } from './transaction-status.ts';
@@ -56,7 +56,7 @@ export async function infoRoutes(scope: FastifyInstance): Promise<void> {
         params: Type.Object({ txHash: TxHashField }),
         querystring: Type.Object({
           network: ChainIdField,
-          contractSpecsId: Type.Optional(Type.Integer({ minimum: 1 })),
+          contractSpecsId: Type.Optional(SpecIdField()),
         }),
         response: { 200: TransactionInformation, ...errorResponses(400, 401, 403, 404, 503) },
       },

@@ -13,8 +13,12 @@ export const UintField = (description: string) =>
 
 export const ChainIdField = Type.Integer({
   minimum: 1,
+  maximum: 2_147_483_647,
   description: 'chain id (31337 is the embedded devnet)',
 });
+
+export const SpecIdField = (description = 'id of a stored contract spec') =>
+  Type.Integer({ minimum: 1, maximum: 2_147_483_647, description });
 
 export const MyReferenceField = Type.String({
   pattern: '^[A-Za-z0-9]{1,128}$',

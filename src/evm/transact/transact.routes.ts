@@ -216,7 +216,14 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
           `contractAddress ${contractAddress} returned no data: is it a contract on network ${network.chainId}?`,
         );
       }
-      return decodeViewResult(fn, result);
+      try {
+        return decodeViewResult(fn, result);
+      } catch {
+        throw new BadRequestError(
+          `the answer of ${contractAddress} does not decode as the outputs of ${fn.name}: is contractSpecsId the right ABI?`,
+          'CG_ERR_UNDECODABLE_RESULT',
+        );
+      }
     },
   );
 

@@ -6,6 +6,7 @@ import {
   GweiField,
   MyReferenceField,
   ParamsField,
+  SpecIdField,
   UintField,
 } from '../shared/request-fields.ts';
 
@@ -27,6 +28,7 @@ const sendOptions = {
   nonce: Type.Optional(
     Type.Integer({
       minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
       description:
         'explicit nonce: the nonce of a pending transaction of this sender replaces it (raise gasPrice), or the next nonce',
     }),
@@ -36,7 +38,7 @@ const sendOptions = {
 
 export const DeployBody = Type.Object(
   {
-    contractSpecsId: Type.Integer({ minimum: 1 }),
+    contractSpecsId: SpecIdField(),
     sender: AddressField('sender; one of the application’s senders; becomes the contract owner'),
     blockchainNetwork: ChainIdField,
     alias: Type.Optional(Type.String({ maxLength: 200 })),
@@ -49,9 +51,7 @@ export const DeployBody = Type.Object(
 export const MutableBody = Type.Object(
   {
     contractAddress: AddressField('contract to call'),
-    contractSpecsId: Type.Optional(
-      Type.Integer({ minimum: 1, description: 'ABI for a contract not deployed through chaingate' }),
-    ),
+    contractSpecsId: Type.Optional(SpecIdField('ABI for a contract not deployed through chaingate')),
     sender: AddressField('one of the application’s senders'),
     blockchainNetwork: ChainIdField,
     value: Type.Optional(UintField('native token sent with the call, in wei')),
@@ -68,7 +68,7 @@ export const MutableBody = Type.Object(
 export const ViewInput = Type.Object(
   {
     contractAddress: AddressField('contract to query'),
-    contractSpecsId: Type.Optional(Type.Integer({ minimum: 1 })),
+    contractSpecsId: Type.Optional(SpecIdField()),
     blockchainNetwork: ChainIdField,
     method: Type.String({ minLength: 1 }),
     params: ParamsField('function parameters, in order (empty array for none); JSON text in a query string'),
@@ -78,7 +78,7 @@ export const ViewInput = Type.Object(
 );
 
 export const DeployEstimateInput = Type.Object({
-  contractSpecsId: Type.Integer({ minimum: 1 }),
+  contractSpecsId: SpecIdField(),
   sender: AddressField('any address'),
   blockchainNetwork: ChainIdField,
   params: ParamsField('constructor parameters, in order'),
@@ -86,7 +86,7 @@ export const DeployEstimateInput = Type.Object({
 
 export const MutableEstimateInput = Type.Object({
   contractAddress: AddressField(),
-  contractSpecsId: Type.Optional(Type.Integer({ minimum: 1 })),
+  contractSpecsId: Type.Optional(SpecIdField()),
   sender: AddressField('any address'),
   blockchainNetwork: ChainIdField,
   method: Type.String({ minLength: 1 }),

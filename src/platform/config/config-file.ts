@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 
 const EvmNetworkEntry = Type.Object(
   {
-    chainId: Type.Integer({ minimum: 1 }),
+    chainId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
     name: Type.Optional(Type.String({ minLength: 1 })),
     symbol: Type.Optional(Type.String({ minLength: 1 })),
     rpcUrls: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
