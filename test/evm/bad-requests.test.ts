@@ -17,13 +17,66 @@ const garbage: unknown[] = [null, 'x', -1, 1.5, [], {}, [1, 2], { a: 1 }, '0x', 
 /** Every field of every EVM endpoint set to every garbage value: 4xx with a message, never a 5xx. */
 it('answers malformed input with 4xx and a message, never 500', { timeout: 120_000 }, async () => {
   const requests: Array<[string, string, Record<string, unknown>]> = [
-    ['POST', '/core/v1/evm/contract/deploy', { contractSpecsId: 1, sender: service.credentials.sender, blockchainNetwork: 31337, params: ['a', 'b', 1] }],
-    ['POST', '/core/v1/evm/transact/mutable', { contractAddress: someone, contractSpecsId: 1, sender: service.credentials.sender, blockchainNetwork: 31337, method: 'transfer', params: [someone, 1] }],
-    ['POST', '/core/v1/evm/transact/view', { contractAddress: someone, contractSpecsId: 1, blockchainNetwork: 31337, method: 'balanceOf', params: [someone] }],
-    ['POST', '/core/v1/evm/contract/deploy/estimategas', { contractSpecsId: 1, sender: someone, blockchainNetwork: 31337, params: ['a', 'b', 1] }],
-    ['POST', '/core/v1/evm/transact/mutable/estimategas', { contractAddress: someone, contractSpecsId: 1, sender: someone, blockchainNetwork: 31337, method: 'transfer', params: [someone, 1] }],
-    ['POST', '/core/v1/evm/chain/transfer/estimategas', { sender: someone, recipient: someone, blockchainNetwork: 31337, value: 1 }],
-    ['POST', '/core/v1/evm/info/specs', { name: 'n', abi: [{ type: 'function', name: 'f', inputs: [], outputs: [] }] }],
+    [
+      'POST',
+      '/core/v1/evm/contract/deploy',
+      {
+        contractSpecsId: 1,
+        sender: service.credentials.sender,
+        blockchainNetwork: 31337,
+        params: ['a', 'b', 1],
+      },
+    ],
+    [
+      'POST',
+      '/core/v1/evm/transact/mutable',
+      {
+        contractAddress: someone,
+        contractSpecsId: 1,
+        sender: service.credentials.sender,
+        blockchainNetwork: 31337,
+        method: 'transfer',
+        params: [someone, 1],
+      },
+    ],
+    [
+      'POST',
+      '/core/v1/evm/transact/view',
+      {
+        contractAddress: someone,
+        contractSpecsId: 1,
+        blockchainNetwork: 31337,
+        method: 'balanceOf',
+        params: [someone],
+      },
+    ],
+    [
+      'POST',
+      '/core/v1/evm/contract/deploy/estimategas',
+      { contractSpecsId: 1, sender: someone, blockchainNetwork: 31337, params: ['a', 'b', 1] },
+    ],
+    [
+      'POST',
+      '/core/v1/evm/transact/mutable/estimategas',
+      {
+        contractAddress: someone,
+        contractSpecsId: 1,
+        sender: someone,
+        blockchainNetwork: 31337,
+        method: 'transfer',
+        params: [someone, 1],
+      },
+    ],
+    [
+      'POST',
+      '/core/v1/evm/chain/transfer/estimategas',
+      { sender: someone, recipient: someone, blockchainNetwork: 31337, value: 1 },
+    ],
+    [
+      'POST',
+      '/core/v1/evm/info/specs',
+      { name: 'n', abi: [{ type: 'function', name: 'f', inputs: [], outputs: [] }] },
+    ],
   ];
   const serverErrors: string[] = [];
   for (const [method, path, valid] of requests) {
@@ -31,7 +84,8 @@ it('answers malformed input with 4xx and a message, never 500', { timeout: 120_0
       for (const value of garbage) {
         const body = { ...valid, [field]: value };
         const answer = await call(method, path, body);
-        if (answer.status >= 500) serverErrors.push(`${path} ${field}=${JSON.stringify(value)} → ${answer.status} ${answer.text}`);
+        if (answer.status >= 500)
+          serverErrors.push(`${path} ${field}=${JSON.stringify(value)} → ${answer.status} ${answer.text}`);
         else if (answer.status >= 400) expect(typeof answer.body?.message).toBe('string');
       }
     }
@@ -46,7 +100,8 @@ it('answers malformed input with 4xx and a message, never 500', { timeout: 120_0
     '/core/v1/evm/network/gasprice?network=-5',
   ]) {
     const answer = await call('GET', path);
-    if (answer.status >= 500 || answer.status < 400) serverErrors.push(`GET ${path} → ${answer.status} ${answer.text}`);
+    if (answer.status >= 500 || answer.status < 400)
+      serverErrors.push(`GET ${path} → ${answer.status} ${answer.text}`);
   }
   const broken = await fetch(`${service.url}/core/v1/evm/transact/mutable`, {
     method: 'POST',
