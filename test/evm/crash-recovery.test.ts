@@ -111,3 +111,67 @@ it('loses and duplicates nothing when the server is killed (SIGKILL) during a bu
     await second.exited;
   }
 });
+
+it('loses nothing on the embedded store (PGlite) either when the server is killed during a burst', {
+  timeout: 240_000,
+}, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cg-crash-lite-'));
+  const port = await findFreePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = { CHAINGATE_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
+  const first = spawnServer(env);
+  await waitForHealthy(url, first);
+  const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'));
+  const call = apiClient(url, {
+    authorization: `Bearer ${credentials.apiKey}`,
+    'x-application-svc': credentials.applicationId,
+  });
+  const specs = await call('GET', '/core/v1/evm/info/specs');
+  const deploy = await call('POST', '/core/v1/evm/contract/deploy', {
+    contractSpecsId: specs.body.find((s: { name: string }) => s.name === 'ERC20').id,
+    sender: credentials.sender,
+    blockchainNetwork: 31337,
+    params: ['Lite', 'LT', 1000],
+  });
+  expect((await waitForFinalStatus(call, deploy.body.txHash)).status).toBe('confirmed');
+  const burst = await sendTransferBurst({
+    clients: [call],
+    token: deploy.body.contractAddress,
+    sender: credentials.sender,
+    recipient,
+    count: 200,
+    concurrency: 16,
+    onAccepted: (_accepted, total) => {
+      if (total === 60) first.child.kill('SIGKILL');
+    },
+  });
+  if (first.child.exitCode === null) first.child.kill('SIGKILL');
+  await first.exited;
+
+  const second = spawnServer(env);
+  try {
+    await waitForHealthy(url, second);
+    for (const accepted of burst.accepted) {
+      expect((await waitForFinalStatus(call, accepted.txHash, 31337, 60_000)).status).toBe('confirmed');
+    }
+    const nonces = burst.accepted.map((accepted) => accepted.nonce);
+    expect(new Set(nonces).size).toBe(nonces.length);
+    // Every transfer after the deploy (nonce 0) moved one unit, none twice.
+    const chain = createPublicClient({
+      chain: foundry,
+      transport: http(JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')).devnetRpcUrl),
+    });
+    const sent = await chain.getTransactionCount({ address: credentials.sender });
+    const balance = await call('POST', '/core/v1/evm/transact/view', {
+      contractAddress: deploy.body.contractAddress,
+      blockchainNetwork: 31337,
+      method: 'balanceOf',
+      params: [recipient],
+    });
+    expect(balance.body[0]).toBeGreaterThanOrEqual(burst.accepted.length);
+    expect(balance.body[0]).toBeLessThanOrEqual(sent - 1);
+  } finally {
+    second.child.kill('SIGTERM');
+    await second.exited;
+  }
+});
