@@ -44,6 +44,8 @@ export class TxEngine {
   readonly signers: Signers;
   readonly #trackers = new Map<number, ConfirmationTracker>();
   readonly #nonceRows = new Set<string>();
+  /** Per network: when each open record's receipt was last looked up one by one. */
+  readonly #lastChecked = new Map<number, Map<string, number>>();
   readonly #timers: NodeJS.Timeout[] = [];
   #stopped = false;
   #startedAt = Date.now();
@@ -125,10 +127,13 @@ export class TxEngine {
   async #tick(network: EvmNetwork, tracker: ConfirmationTracker, first: boolean): Promise<void> {
     const head = await network.client.getBlockNumber({ cacheTime: 0 });
     await tracker.scanNewBlocks(head);
-    const open = await listOpenTransactions(this.platform.db, network.chainId);
+    const openRows = await listOpenTransactions(this.platform.db, network.chainId);
     const now = Date.now();
+    const recheckMs = network.hasDevnetFaucet ? 3_000 : 15_000;
+    const lastChecked = this.#lastChecked.get(network.chainId) ?? new Map<string, number>();
+    this.#lastChecked.set(network.chainId, lastChecked);
     const stuckAfter = this.options.stuckAfterMs ?? 30_000;
-    for (const row of open) {
+    for (const row of openRows) {
       if (this.#stopped) return;
       const age = now - new Date(row.created_at).getTime();
       const sinceBroadcast = row.last_broadcast_at
@@ -146,12 +151,19 @@ export class TxEngine {
       ) {
         // Written but never confirmed as accepted: the process died mid-send, or the send is hanging.
         if (!(await tracker.checkRecord(row, head))) await this.#rebroadcast(network, row);
-      } else if (row.state === 'inserted' && (first || sinceBroadcast > 3_000)) {
+      } else if (row.state === 'inserted') {
+        // Block scans find nearly everything; a receipt lookup per record is the fallback, so it is
+        // spaced out (a slow network with thousands pending must not cost thousands of calls a tick).
+        const lastCheck = lastChecked.get(row.id) ?? now - sinceBroadcast;
+        if (!first && now - lastCheck < recheckMs) continue;
+        lastChecked.set(row.id, now);
         if (await tracker.checkRecord(row, head)) continue;
         if (first) await this.#rebroadcast(network, row);
         else if (sinceBroadcast > stuckAfter) await this.#bumpFees(network, row);
       }
     }
+    const open = new Set(openRows.map((row) => row.id));
+    for (const id of lastChecked.keys()) if (!open.has(id)) lastChecked.delete(id);
     await this.#fillGaps(network);
   }
 
