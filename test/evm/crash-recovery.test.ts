@@ -13,20 +13,15 @@ import { isContiguous, sendTransferBurst } from '../support/token-burst.ts';
 
 const recipient = '0x000000000000000000000000000000000000c0de';
 
-it('loses and duplicates nothing when the server is killed (SIGKILL) during a burst of sends', {
-  timeout: 240_000,
-}, async () => {
+/**
+ * Starts a server on a fresh data dir, deploys an ERC-20, and kills the server with SIGKILL once 60
+ * transfers of a 200-transfer burst were accepted, while more requests are in flight.
+ */
+async function killDuringBurst(extraEnv: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'cg-crash-'));
-  const databaseUrl = await createDatabase(inject('postgresUrl'));
   const port = await findFreePort();
   const url = `http://127.0.0.1:${port}`;
-  const env = {
-    CHAINGATE_DATA_DIR: dataDir,
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'warn',
-  };
-
+  const env = { CHAINGATE_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ...extraEnv };
   const first = spawnServer(env);
   await waitForHealthy(url, first);
   const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'));
@@ -35,16 +30,13 @@ it('loses and duplicates nothing when the server is killed (SIGKILL) during a bu
     'x-application-svc': credentials.applicationId,
   });
   const specs = await call('GET', '/core/v1/evm/info/specs');
-  const erc20 = specs.body.find((s: { name: string }) => s.name === 'ERC20').id;
   const deploy = await call('POST', '/core/v1/evm/contract/deploy', {
-    contractSpecsId: erc20,
+    contractSpecsId: specs.body.find((s: { name: string }) => s.name === 'ERC20').id,
     sender: credentials.sender,
     blockchainNetwork: 31337,
     params: ['Crash', 'CR', 1000],
   });
   expect((await waitForFinalStatus(call, deploy.body.txHash)).status).toBe('confirmed');
-
-  // Kill -9 once a good part of the burst has been accepted, while more requests are in flight.
   const burst = await sendTransferBurst({
     clients: [call],
     token: deploy.body.contractAddress,
@@ -58,6 +50,16 @@ it('loses and duplicates nothing when the server is killed (SIGKILL) during a bu
   });
   if (first.child.exitCode === null) first.child.kill('SIGKILL');
   await first.exited;
+  return { dataDir, env, url, call, credentials, token: deploy.body.contractAddress as string, burst };
+}
+
+it('loses and duplicates nothing when the server is killed (SIGKILL) during a burst of sends', {
+  timeout: 240_000,
+}, async () => {
+  const databaseUrl = await createDatabase(inject('postgresUrl'));
+  const { dataDir, env, url, call, credentials, token, burst } = await killDuringBurst({
+    DATABASE_URL: databaseUrl,
+  });
   expect(burst.accepted.length).toBeGreaterThanOrEqual(60);
   expect(burst.failed).toBeGreaterThan(0);
 
@@ -100,7 +102,7 @@ it('loses and duplicates nothing when the server is killed (SIGKILL) during a bu
     for (const accepted of burst.accepted) expect(rows.map((r) => r.tx_hash)).toContain(accepted.txHash);
     // Exactly once: the recipient holds one unit per confirmed transfer record (the deploy is nonce 0).
     const balance = await call('POST', '/core/v1/evm/transact/view', {
-      contractAddress: deploy.body.contractAddress,
+      contractAddress: token,
       blockchainNetwork: 31337,
       method: 'balanceOf',
       params: [recipient],
@@ -115,38 +117,7 @@ it('loses and duplicates nothing when the server is killed (SIGKILL) during a bu
 it('loses nothing on the embedded store (PGlite) either when the server is killed during a burst', {
   timeout: 240_000,
 }, async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cg-crash-lite-'));
-  const port = await findFreePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = { CHAINGATE_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
-  const first = spawnServer(env);
-  await waitForHealthy(url, first);
-  const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'));
-  const call = apiClient(url, {
-    authorization: `Bearer ${credentials.apiKey}`,
-    'x-application-svc': credentials.applicationId,
-  });
-  const specs = await call('GET', '/core/v1/evm/info/specs');
-  const deploy = await call('POST', '/core/v1/evm/contract/deploy', {
-    contractSpecsId: specs.body.find((s: { name: string }) => s.name === 'ERC20').id,
-    sender: credentials.sender,
-    blockchainNetwork: 31337,
-    params: ['Lite', 'LT', 1000],
-  });
-  expect((await waitForFinalStatus(call, deploy.body.txHash)).status).toBe('confirmed');
-  const burst = await sendTransferBurst({
-    clients: [call],
-    token: deploy.body.contractAddress,
-    sender: credentials.sender,
-    recipient,
-    count: 200,
-    concurrency: 16,
-    onAccepted: (_accepted, total) => {
-      if (total === 60) first.child.kill('SIGKILL');
-    },
-  });
-  if (first.child.exitCode === null) first.child.kill('SIGKILL');
-  await first.exited;
+  const { dataDir, env, url, call, credentials, token, burst } = await killDuringBurst({});
 
   const second = spawnServer(env);
   try {
@@ -163,7 +134,7 @@ it('loses nothing on the embedded store (PGlite) either when the server is kille
     });
     const sent = await chain.getTransactionCount({ address: credentials.sender });
     const balance = await call('POST', '/core/v1/evm/transact/view', {
-      contractAddress: deploy.body.contractAddress,
+      contractAddress: token,
       blockchainNetwork: 31337,
       method: 'balanceOf',
       params: [recipient],

@@ -69,6 +69,42 @@ function checksum(value: string, field: string): Address {
   }
 }
 
+/** The creation calldata of a stored spec with its constructor params checked. */
+async function encodeDeploy(
+  platform: Platform,
+  applicationId: string,
+  input: { contractSpecsId: number; params: unknown[] },
+) {
+  const { spec, abi } = await resolveSpec(platform, applicationId, input.contractSpecsId);
+  if (!spec.bytecode) {
+    throw new BadRequestError(`contractSpecsId ${spec.id} has no bytecode to deploy`, 'CG_ERR_NO_BYTECODE');
+  }
+  const args = coerceParams(resolveConstructor(abi).inputs, input.params, 'params', 'constructor');
+  const data = encodeDeployData({ abi, bytecode: spec.bytecode as Hex, args } as never);
+  return { spec, abi, data };
+}
+
+/** The sending options deploy and mutable share, converted from the request. */
+function sendOptionsOf(body: {
+  sender: string;
+  gasLimit?: number | string | undefined;
+  useGasEstimation?: boolean | undefined;
+  gasPrice?: number | undefined;
+  priorityFee?: number | undefined;
+  nonce?: number | undefined;
+  myReference?: string | undefined;
+}) {
+  return {
+    sender: checksum(body.sender, 'sender'),
+    gasLimit: toBigInt(body.gasLimit),
+    useGasEstimation: body.useGasEstimation ?? true,
+    gasPriceGwei: body.gasPrice,
+    priorityFeeGwei: body.priorityFee,
+    nonce: body.nonce,
+    myReference: body.myReference,
+  };
+}
+
 export async function transactRoutes(scope: FastifyInstance): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -87,28 +123,15 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
       const application = applicationOf(request);
       const body = request.body;
       const network = networkFor(app.platform, application, body.blockchainNetwork);
-      const { spec, abi } = await resolveSpec(app.platform, application.id, body.contractSpecsId);
-      if (!spec.bytecode)
-        throw new BadRequestError(
-          `contractSpecsId ${spec.id} has no bytecode to deploy`,
-          'CG_ERR_NO_BYTECODE',
-        );
-      const args = coerceParams(resolveConstructor(abi).inputs, body.params, 'params', 'constructor');
-      const data = encodeDeployData({ abi, bytecode: spec.bytecode as Hex, args } as never);
+      const { spec, abi, data } = await encodeDeploy(app.platform, application.id, body);
       const sent = await sendTransaction(app.platform, app.txEngine, {
         application,
         network,
-        sender: checksum(body.sender, 'sender'),
+        ...sendOptionsOf(body),
         kind: 'deploy',
         to: undefined,
         data,
         value: 0n,
-        gasLimit: toBigInt(body.gasLimit),
-        useGasEstimation: body.useGasEstimation ?? true,
-        gasPriceGwei: body.gasPrice,
-        priorityFeeGwei: body.priorityFee,
-        nonce: body.nonce,
-        myReference: body.myReference,
         specId: spec.id,
         method: 'constructor',
         abis: [abi, ...standardAbis()],
@@ -148,17 +171,11 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
       const sent = await sendTransaction(app.platform, app.txEngine, {
         application,
         network,
-        sender: checksum(body.sender, 'sender'),
+        ...sendOptionsOf(body),
         kind: 'call',
         to: contractAddress,
         data,
         value: toBigInt(body.value) ?? 0n,
-        gasLimit: toBigInt(body.gasLimit),
-        useGasEstimation: body.useGasEstimation ?? true,
-        gasPriceGwei: body.gasPrice,
-        priorityFeeGwei: body.priorityFee,
-        nonce: body.nonce,
-        myReference: body.myReference,
         specId: spec.id,
         method: fn.name,
         abis: [abi, ...standardAbis()],
@@ -242,14 +259,7 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
     async (input, request) => {
       const application = applicationOf(request);
       const network = networkFor(app.platform, application, input.blockchainNetwork);
-      const { spec, abi } = await resolveSpec(app.platform, application.id, input.contractSpecsId);
-      if (!spec.bytecode)
-        throw new BadRequestError(
-          `contractSpecsId ${spec.id} has no bytecode to deploy`,
-          'CG_ERR_NO_BYTECODE',
-        );
-      const args = coerceParams(resolveConstructor(abi).inputs, input.params, 'params', 'constructor');
-      const data = encodeDeployData({ abi, bytecode: spec.bytecode as Hex, args } as never);
+      const { abi, data } = await encodeDeploy(app.platform, application.id, input);
       return estimateForEndpoint(
         network,
         { from: checksum(input.sender, 'sender'), to: undefined, data, value: 0n },
