@@ -39,7 +39,9 @@ export async function buildServer(cleanup: Cleanup): Promise<string> {
 
 /** Runs the compiled entry point as `npm start` does (`node dist/src/main.js`), same env defaults as the tests. */
 export function spawnCompiledServer(entry: string, env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, [entry], {
+  // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server during a run.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: repoRoot(),
     env: { ...process.env, CHAINGATE_DEVNET_PORT: '0', CHAINGATE_DEVNET_BLOCK_TIME: '0.2', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

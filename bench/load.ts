@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { type CpuUse, cpuPerRequest } from './cpu.ts';
 
 export type Outcome = { ok: true } | { ok: false; reason: string };
 
@@ -10,6 +11,8 @@ export type LoadResult = {
   latencies: number[];
   /** Failure reasons (status code and message) with their counts, so errors are reported, not hidden. */
   failures: Map<string, number>;
+  /** CPU µs per successful request by process group, when the caller gave a snapshot function. */
+  cpu?: CpuUse;
 };
 
 function emptyResult(): LoadResult {
@@ -25,8 +28,10 @@ export async function runLoad(options: {
   count?: number;
   durationMs?: number;
   task: (index: number) => Promise<Outcome>;
+  cpuSnapshot?: () => CpuUse;
 }): Promise<LoadResult> {
   const result = emptyResult();
+  const cpuBefore = options.cpuSnapshot?.();
   const started = performance.now();
   const deadline = options.durationMs === undefined ? Number.POSITIVE_INFINITY : started + options.durationMs;
   const count = options.count ?? Number.POSITIVE_INFINITY;
@@ -52,6 +57,8 @@ export async function runLoad(options: {
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   result.elapsedMs = performance.now() - started;
+  if (options.cpuSnapshot && cpuBefore)
+    result.cpu = cpuPerRequest(cpuBefore, options.cpuSnapshot(), result.ok);
   return result;
 }
 

@@ -7,13 +7,14 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { apiFor, deployToken, transferAndWait } from './api.ts';
 import { Cleanup } from './cleanup.ts';
+import { cpuSnapshot, formatCpu, totalMicros } from './cpu.ts';
 import { fetchClient, nodeHttpClient } from './http-client.ts';
-import { perSecond } from './load.ts';
+import { type LoadResult, perSecond } from './load.ts';
 import { checksTable, failuresList, fmt, type Row, rateRatio, table, verdict } from './report.ts';
 import { readRss, sampleRss } from './rss.ts';
 import { anvilDevAccount, benchRawSends } from './sends-raw.ts';
 import { benchServiceSends } from './sends-service.ts';
-import { startServiceUnderTest } from './service-under-test.ts';
+import { startMinimalProxy, startServiceUnderTest } from './service-under-test.ts';
 import { benchViews } from './views.ts';
 
 const pglite = process.argv.includes('--pglite');
@@ -42,12 +43,16 @@ async function main(cleanup: Cleanup): Promise<string> {
   const rssAfterStart = readRss(service.pid) ?? 0;
   const api = apiFor(http, service);
   const { sender, devnetRpcUrl: rpcUrl } = service.credentials;
+  const snapshot = () => cpuSnapshot(service.pid);
 
   log('setup: deploying ERC20 and funding the anvil dev account with tokens');
   const token = await deployToken(api, sender);
   await transferAndWait(api, token, sender, anvilDevAccount.address, (10n ** 21n).toString());
 
-  log(`views: ${viewConcurrency} in flight, 1 s warm-up + 5 s each, direct eth_call then the service`);
+  const proxy = await startMinimalProxy(cleanup, rpcUrl, token, sender);
+  log(
+    `views: ${viewConcurrency} in flight, 1 s warm-up + 5 s each: direct eth_call, the service, a minimal proxy`,
+  );
   rss.reset();
   const views = await benchViews({
     http,
@@ -59,11 +64,20 @@ async function main(cleanup: Cleanup): Promise<string> {
     concurrency: viewConcurrency,
     warmupMs: 1_000,
     durationMs: 5_000,
+    cpuSnapshot: snapshot,
+    minimalProxy: { url: `${proxy.url}/view`, cpuSnapshot: () => cpuSnapshot(proxy.pid) },
   });
   const rssDuringViews = rss.peak();
 
   log(`raw sends: signing ${sendCount} transfers, pushing with ${sendConcurrency} in flight`);
-  const raw = await benchRawSends({ http, rpcUrl, token, count: sendCount, concurrency: sendConcurrency });
+  const raw = await benchRawSends({
+    http,
+    rpcUrl,
+    token,
+    count: sendCount,
+    concurrency: sendConcurrency,
+    cpuSnapshot: snapshot,
+  });
 
   log(`service sends: ${sendCount} transfers with ${sendConcurrency} in flight`);
   rss.reset();
@@ -76,6 +90,7 @@ async function main(cleanup: Cleanup): Promise<string> {
     sender,
     count: sendCount,
     concurrency: sendConcurrency,
+    cpuSnapshot: snapshot,
   });
   const rssDuringSends = rss.peak();
 
@@ -102,6 +117,19 @@ async function main(cleanup: Cleanup): Promise<string> {
       target: '',
       result: '',
     },
+    ...(views.minimalProxy
+      ? [
+          {
+            scenario: '',
+            metric: 'reference: a bare Fastify proxy, same transport',
+            service: fmt.rate(perSecond(views.minimalProxy)),
+            raw: fmt.rate(perSecond(views.direct)),
+            ratio: fmt.percent(rateRatio(views.minimalProxy, views.direct)),
+            target: '',
+            result: '',
+          },
+        ]
+      : []),
     {
       scenario: '',
       metric: 'errors',
@@ -221,6 +249,20 @@ async function main(cleanup: Cleanup): Promise<string> {
     '',
     table(rows),
     '',
+    '### CPU per request (user + system, from /proc, during the measured phase)',
+    '',
+    "The machine's cores bound every rate: cores ÷ CPU per request is the most any side could reach here.",
+    '',
+    cpuTable([
+      ['View via chaingate', views.service],
+      ['View, direct eth_call', views.direct],
+      ...(views.minimalProxy
+        ? [['View via a minimal proxy', views.minimalProxy] as [string, LoadResult]]
+        : []),
+      ['Send via chaingate', sends.push],
+      ['Send, raw pre-signed', raw.push],
+    ]),
+    '',
     '### Checks of the service sends',
     '',
     checksTable([...sends.checks, ...raw.checks]),
@@ -229,6 +271,20 @@ async function main(cleanup: Cleanup): Promise<string> {
     '',
     ...(failures.length ? failures : ['- none']),
     '',
+  ].join('\n');
+}
+
+function cpuTable(rows: Array<[string, LoadResult]>): string {
+  const cores = availableParallelism();
+  return [
+    '| Scenario | CPU µs per request by process | ceiling (cores ÷ CPU) | measured |',
+    '|---|---|---:|---:|',
+    ...rows.map(([name, result]) => {
+      const cpu = result.cpu;
+      if (!cpu) return `| ${name} | not measured | | |`;
+      const ceiling = (cores * 1e6) / totalMicros(cpu);
+      return `| ${name} | ${formatCpu(cpu)} | ${fmt.rate(ceiling)} | ${fmt.rate(perSecond(result))} |`;
+    }),
   ].join('\n');
 }
 

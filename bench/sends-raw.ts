@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { encodeFunctionData, erc20Abi, type Hex, keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { checkReceipts, nonceOf, rpc, waitForMinedNonce } from './chain.ts';
+import type { CpuUse } from './cpu.ts';
 import type { HttpClient } from './http-client.ts';
 import { failureReason, runLoad } from './load.ts';
 import { recipients, type SendBench, sendTimeoutMs } from './sends.ts';
@@ -20,6 +21,7 @@ export async function benchRawSends(options: {
   token: string;
   count: number;
   concurrency: number;
+  cpuSnapshot?: () => CpuUse;
 }): Promise<SendBench> {
   const { http, rpcUrl } = options;
   const from = anvilDevAccount.address;
@@ -64,6 +66,7 @@ export async function benchRawSends(options: {
   const push = await runLoad({
     concurrency: options.concurrency,
     count: options.count,
+    ...(options.cpuSnapshot ? { cpuSnapshot: options.cpuSnapshot } : {}),
     task: async (i) => {
       const answer = await http.post(rpcUrl, bodies[i] as string);
       const body = JSON.parse(answer.text) as { result?: string };

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Api, finalStatuses, statusOf } from './api.ts';
 import { checkReceipts, isContiguousFrom, nonceOf, waitForMinedNonce } from './chain.ts';
+import type { CpuUse } from './cpu.ts';
 import type { HttpClient } from './http-client.ts';
 import { failureReason, runLoad } from './load.ts';
 import { recipients, type SendBench, sendTimeoutMs } from './sends.ts';
@@ -60,6 +61,7 @@ export async function benchServiceSends(options: {
   sender: string;
   count: number;
   concurrency: number;
+  cpuSnapshot?: () => CpuUse;
 }): Promise<SendBench> {
   const { http, api, rpcUrl, sender } = options;
   const startNonce = await nonceOf(http, rpcUrl, sender, 'pending');
@@ -79,6 +81,7 @@ export async function benchServiceSends(options: {
   const push = await runLoad({
     concurrency: options.concurrency,
     count: options.count,
+    ...(options.cpuSnapshot ? { cpuSnapshot: options.cpuSnapshot } : {}),
     task: async (i) => {
       const answer = await http.post(url, bodies[i] as string, api.headers);
       if (answer.status !== 201) return { ok: false, reason: failureReason(answer.status, answer.text) };

@@ -1,7 +1,11 @@
+import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { type Address, encodeFunctionData, erc20Abi } from 'viem';
+import { DEVNET_RPC_BATCH_SIZE } from '../src/platform/chains/evm-networks.ts';
 import { findFreePort } from '../src/platform/net/free-port.ts';
 import { createDatabase, startPostgresServer } from '../test/support/postgres-server.ts';
 import { spawnServer, waitForHealthy } from '../test/support/server-process.ts';
@@ -114,4 +118,32 @@ export async function startServiceUnderTest(
     entry: compiledEntry ? 'compiled build (node …/src/main.js, as npm start)' : 'src/main.ts through tsx',
     output: () => server.output(),
   };
+}
+
+/**
+ * bench/minimal-proxy.ts as a child process forwarding balanceOf(holder) on `token` to `rpcUrl`, with
+ * the devnet's batch size: the cheapest Node proxy possible, measured for comparison.
+ */
+export async function startMinimalProxy(
+  cleanup: Cleanup,
+  rpcUrl: string,
+  token: string,
+  holder: string,
+): Promise<{ url: string; pid: number }> {
+  const port = await findFreePort();
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [holder as Address] });
+  const script = fileURLToPath(new URL('./minimal-proxy.ts', import.meta.url));
+  const child = fork(script, [String(port), rpcUrl, token, data, String(DEVNET_RPC_BATCH_SIZE)], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  cleanup.add('minimal proxy', () => {
+    child.kill('SIGKILL');
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`minimal proxy exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid as number };
 }

@@ -1,8 +1,9 @@
 import { encodeFunctionData, erc20Abi } from 'viem';
+import type { CpuUse } from './cpu.ts';
 import type { HttpClient } from './http-client.ts';
 import { failureReason, type LoadResult, type Outcome, runLoad } from './load.ts';
 
-export type ViewBench = { service: LoadResult; direct: LoadResult };
+export type ViewBench = { service: LoadResult; direct: LoadResult; minimalProxy: LoadResult | undefined };
 
 export type ViewOptions = {
   http: HttpClient;
@@ -14,6 +15,9 @@ export type ViewOptions = {
   concurrency: number;
   warmupMs: number;
   durationMs: number;
+  cpuSnapshot?: () => CpuUse;
+  /** bench/minimal-proxy.ts, measured after the service with the same body, if given. */
+  minimalProxy?: { url: string; cpuSnapshot: () => CpuUse };
 };
 
 /**
@@ -57,11 +61,28 @@ export async function benchViews(options: ViewOptions): Promise<ViewBench> {
     return { ok: true };
   };
 
-  const run = (task: () => Promise<Outcome>, durationMs: number) =>
-    runLoad({ concurrency: options.concurrency, durationMs, task });
+  const run = (
+    task: () => Promise<Outcome>,
+    durationMs: number,
+    cpuSnapshot: (() => CpuUse) | undefined = undefined,
+  ) =>
+    runLoad({ concurrency: options.concurrency, durationMs, task, ...(cpuSnapshot ? { cpuSnapshot } : {}) });
   await run(direct, options.warmupMs);
-  const directResult = await run(direct, options.durationMs);
+  const directResult = await run(direct, options.durationMs, options.cpuSnapshot);
   await run(viaService, options.warmupMs);
-  const serviceResult = await run(viaService, options.durationMs);
-  return { service: serviceResult, direct: directResult };
+  const serviceResult = await run(viaService, options.durationMs, options.cpuSnapshot);
+  let proxyResult: LoadResult | undefined;
+  const proxy = options.minimalProxy;
+  if (proxy) {
+    const viaProxy = async (): Promise<Outcome> => {
+      const answer = await http.post(proxy.url, viewBody);
+      if (answer.status !== 200 || !Array.isArray(JSON.parse(answer.text))) {
+        return { ok: false, reason: failureReason(answer.status, answer.text) };
+      }
+      return { ok: true };
+    };
+    await run(viaProxy, options.warmupMs);
+    proxyResult = await run(viaProxy, options.durationMs, proxy.cpuSnapshot);
+  }
+  return { service: serviceResult, direct: directResult, minimalProxy: proxyResult };
 }

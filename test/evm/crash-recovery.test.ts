@@ -6,7 +6,7 @@ import { createPublicClient, http } from 'viem';
 import { foundry } from 'viem/chains';
 import { expect, inject, it } from 'vitest';
 import { findFreePort } from '../../src/platform/net/free-port.ts';
-import { apiClient, waitForFinalStatus } from '../support/api-client.ts';
+import { apiClient, deployErc20, waitForFinalStatus } from '../support/api-client.ts';
 import { createDatabase } from '../support/postgres-server.ts';
 import { spawnServer, waitForHealthy } from '../support/server-process.ts';
 import { isContiguous, sendTransferBurst } from '../support/token-burst.ts';
@@ -29,17 +29,10 @@ async function killDuringBurst(extraEnv: Record<string, string>) {
     authorization: `Bearer ${credentials.apiKey}`,
     'x-application-svc': credentials.applicationId,
   });
-  const specs = await call('GET', '/core/v1/evm/info/specs');
-  const deploy = await call('POST', '/core/v1/evm/contract/deploy', {
-    contractSpecsId: specs.body.find((s: { name: string }) => s.name === 'ERC20').id,
-    sender: credentials.sender,
-    blockchainNetwork: 31337,
-    params: ['Crash', 'CR', 1000],
-  });
-  expect((await waitForFinalStatus(call, deploy.body.txHash)).status).toBe('confirmed');
+  const token = await deployErc20(call, credentials.sender, ['Crash', 'CR', 1000]);
   const burst = await sendTransferBurst({
     clients: [call],
-    token: deploy.body.contractAddress,
+    token,
     sender: credentials.sender,
     recipient,
     count: 200,
@@ -50,7 +43,7 @@ async function killDuringBurst(extraEnv: Record<string, string>) {
   });
   if (first.child.exitCode === null) first.child.kill('SIGKILL');
   await first.exited;
-  return { dataDir, env, url, call, credentials, token: deploy.body.contractAddress as string, burst };
+  return { dataDir, env, url, call, credentials, token: token as string, burst };
 }
 
 it('loses and duplicates nothing when the server is killed (SIGKILL) during a burst of sends', {

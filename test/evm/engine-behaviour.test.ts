@@ -1,7 +1,7 @@
 import { createPublicClient, http } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, waitForFinalStatus } from '../support/api-client.ts';
+import { apiClient, deployErc20, waitForFinalStatus } from '../support/api-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 let service: TestService;
@@ -31,15 +31,7 @@ beforeAll(async () => {
   service = await startTestService({ CHAINGATE_STUCK_AFTER_SECONDS: '2' });
   call = apiClient(service.url, service.auth);
   chain = createPublicClient({ chain: foundry, transport: http(service.credentials.devnetRpcUrl as string) });
-  const specs = await call('GET', '/core/v1/evm/info/specs');
-  const deploy = await call('POST', '/core/v1/evm/contract/deploy', {
-    contractSpecsId: specs.body.find((s: { name: string }) => s.name === 'ERC20').id,
-    sender: service.credentials.sender,
-    blockchainNetwork: 31337,
-    params: ['Engine', 'ENG', 1000],
-  });
-  token = deploy.body.contractAddress;
-  await waitForFinalStatus(call, deploy.body.txHash);
+  token = await deployErc20(call, service.credentials.sender, ['Engine', 'ENG', 1000]);
 });
 afterAll(async () => service?.close());
 

@@ -1,11 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createPublicClient, http } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type AnvilInstance, startAnvil } from '../support/anvil.ts';
-import { apiClient, waitForFinalStatus } from '../support/api-client.ts';
+import { apiClient, requestErc20Deploy, waitForFinalStatus } from '../support/api-client.ts';
+import { externalNetworkEnv, networkConfigFile } from '../support/external-network.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 let anvil: AnvilInstance;
@@ -13,29 +11,9 @@ let service: TestService;
 
 beforeAll(async () => {
   anvil = await startAnvil({ blockTime: 1 });
-  const configFile = join(mkdtempSync(join(tmpdir(), 'cg-reorg-')), 'config.json');
-  writeFileSync(
-    configFile,
-    JSON.stringify({
-      evm: {
-        networks: [
-          {
-            chainId: 31337,
-            name: 'deep anvil',
-            symbol: 'ETH',
-            rpcUrls: [anvil.rpcUrl],
-            confirmations: 4,
-            devnetFaucet: true,
-          },
-        ],
-      },
-    }),
+  service = await startTestService(
+    externalNetworkEnv(networkConfigFile(anvil.rpcUrl, { name: 'deep anvil', confirmations: 4 })),
   );
-  service = await startTestService({
-    CHAINGATE_DEVNET: '0',
-    CHAINGATE_SOROBAN: '0',
-    CHAINGATE_CONFIG: configFile,
-  });
 });
 afterAll(async () => {
   await service?.close();
@@ -51,13 +29,7 @@ it('waits for the confirmation depth and sends a reorged transaction back to pro
   const start = await chain.getBlockNumber();
   while ((await chain.getBlockNumber()) < start + 3n)
     await new Promise((resolve) => setTimeout(resolve, 200));
-  const specs = await call('GET', '/core/v1/evm/info/specs');
-  const deploy = await call('POST', '/core/v1/evm/contract/deploy', {
-    contractSpecsId: specs.body.find((s: { name: string }) => s.name === 'ERC20').id,
-    sender: service.credentials.sender,
-    blockchainNetwork: 31337,
-    params: ['Deep', 'DP', 1],
-  });
+  const deploy = await requestErc20Deploy(call, service.credentials.sender, ['Deep', 'DP', 1]);
   expect(deploy.status).toBe(201);
 
   // Mined but not yet 4 blocks deep: processing.

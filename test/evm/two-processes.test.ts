@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, inject, it } from 'vitest';
 import { findFreePort } from '../../src/platform/net/free-port.ts';
 import { startAnvil } from '../support/anvil.ts';
-import { apiClient, waitForFinalStatus } from '../support/api-client.ts';
+import { apiClient, requestErc20Deploy, waitForFinalStatus } from '../support/api-client.ts';
+import { externalNetworkEnv, networkConfigFile } from '../support/external-network.ts';
 import { createDatabase } from '../support/postgres-server.ts';
 import { spawnServer, waitForHealthy } from '../support/server-process.ts';
 import { isContiguous, sendTransferBurst } from '../support/token-burst.ts';
@@ -15,29 +16,10 @@ it('two server processes on one PostgreSQL never hand out the same nonce for one
 }, async () => {
   const anvil = await startAnvil({ blockTime: 1 });
   const databaseUrl = await createDatabase(inject('postgresUrl'));
-  const configFile = join(mkdtempSync(join(tmpdir(), 'cg-two-')), 'config.json');
-  writeFileSync(
-    configFile,
-    JSON.stringify({
-      evm: {
-        networks: [
-          {
-            chainId: 31337,
-            name: 'shared anvil',
-            symbol: 'ETH',
-            rpcUrls: [anvil.rpcUrl],
-            confirmations: 0,
-            devnetFaucet: true,
-          },
-        ],
-      },
-    }),
-  );
+  const configFile = networkConfigFile(anvil.rpcUrl, { name: 'shared anvil' });
   const shared = {
     DATABASE_URL: databaseUrl,
-    CHAINGATE_CONFIG: configFile,
-    CHAINGATE_DEVNET: '0',
-    CHAINGATE_SOROBAN: '0',
+    ...externalNetworkEnv(configFile),
     CHAINGATE_MASTER_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'warn',
   };
@@ -59,13 +41,7 @@ it('two server processes on one PostgreSQL never hand out the same nonce for one
     };
     const callA = apiClient(`http://127.0.0.1:${portA}`, headers);
     const callB = apiClient(`http://127.0.0.1:${portB}`, headers);
-    const specs = await callA('GET', '/core/v1/evm/info/specs');
-    const deploy = await callA('POST', '/core/v1/evm/contract/deploy', {
-      contractSpecsId: specs.body.find((s: { name: string }) => s.name === 'ERC20').id,
-      sender: credentials.sender,
-      blockchainNetwork: 31337,
-      params: ['Two', 'TWO', 1000],
-    });
+    const deploy = await requestErc20Deploy(callA, credentials.sender, ['Two', 'TWO', 1000]);
     expect(deploy.status).toBe(201);
     await waitForFinalStatus(callA, deploy.body.txHash);
 

@@ -79,3 +79,31 @@ export async function waitForFinalStatus(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** POSTs a deployment of the shared ERC20 spec (name, symbol, supply); answers the API's answer as is. */
+export async function requestErc20Deploy(
+  call: ReturnType<typeof apiClient>,
+  sender: string,
+  params: [string, string, number],
+): Promise<ApiAnswer> {
+  const specs = await call('GET', '/core/v1/evm/info/specs');
+  return call('POST', '/core/v1/evm/contract/deploy', {
+    contractSpecsId: specs.body.find((s: { name: string }) => s.name === 'ERC20').id,
+    sender,
+    blockchainNetwork: 31337,
+    params,
+  });
+}
+
+/** Deploys the shared ERC20 and waits until the deployment is confirmed; answers the token's address. */
+export async function deployErc20(
+  call: ReturnType<typeof apiClient>,
+  sender: string,
+  params: [string, string, number],
+): Promise<`0x${string}`> {
+  const deploy = await requestErc20Deploy(call, sender, params);
+  if (deploy.status !== 201) throw new Error(`ERC20 deploy answered ${deploy.status}: ${deploy.text}`);
+  const final = await waitForFinalStatus(call, deploy.body.txHash);
+  if (final.status !== 'confirmed') throw new Error(`ERC20 deploy ended ${final.status}`);
+  return deploy.body.contractAddress;
+}

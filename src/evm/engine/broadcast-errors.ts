@@ -2,6 +2,8 @@
 export type BroadcastOutcome =
   | { kind: 'accepted' }
   | { kind: 'nonceTooLow' }
+  /** The node lacks an earlier nonce of the sender (lost pool, or a sequencer that refuses gaps). */
+  | { kind: 'nonceTooHigh' }
   | { kind: 'underpriced' }
   | { kind: 'insufficientFunds'; message: string }
   | { kind: 'rejected'; message: string }
@@ -26,6 +28,9 @@ export function classifyBroadcastError(error: unknown): BroadcastOutcome {
   }
   if (/nonce too low|noncetoolow|nonce has already been used|old nonce|invalid nonce.*lower/.test(text)) {
     return { kind: 'nonceTooLow' };
+  }
+  if (/nonce too high|noncetoohigh|nonce too far in(to)? (the )?future|nonce_too_far_in_future/.test(text)) {
+    return { kind: 'nonceTooHigh' };
   }
   if (/underpriced|fee too low|replacement.*(fee|gas)/.test(text)) return { kind: 'underpriced' };
   if (/insufficient funds|insufficient balance|lack of funds/.test(text)) {

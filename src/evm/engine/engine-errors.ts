@@ -18,6 +18,7 @@ export const errorCodes = {
   replacementUnderpriced: 'ERROR_REPLACEMENT_UNDERPRICED',
   feeAboveCeiling: 'ERROR_FEE_ABOVE_CEILING',
   nonceConflict: 'ERROR_NONCE_CONFLICT',
+  nonceTooHigh: 'ERROR_NONCE_TOO_HIGH',
   reverted: 'ERROR_EVM_REVERTED',
 } as const;
 

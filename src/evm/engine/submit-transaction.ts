@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Address, getContractAddress, type Hex, keccak256 } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
@@ -15,6 +16,7 @@ import {
 import type { Fees } from './fee-oracle.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { allocateNonce, allocateNonces, resyncNonce } from './nonce-allocator.ts';
+import { resendEarlierNonces } from './resend-earlier-nonces.ts';
 import type { TransactionKind } from './transaction-record.ts';
 import {
   failSignedTransaction,
@@ -25,6 +27,9 @@ import {
   replaceCurrentAttempt,
   type SignedFields,
 } from './transactions.repository.ts';
+
+/** "Nonce too high" answers tolerated per send (resending the earlier nonces each time): ~3 s in all. */
+const NONCE_TOO_HIGH_RETRIES = 6;
 
 export type SubmitTransactionParameters = {
   applicationId: string;
@@ -237,6 +242,23 @@ export async function submitTransaction(
           return fields;
         });
         continue;
+      }
+      case 'nonceTooHigh': {
+        if (attempt < NONCE_TOO_HIGH_RETRIES && parameters.nonce === undefined) {
+          await resendEarlierNonces(context.db, network, account.address, signed.nonce);
+          await sleep(50 * 2 ** attempt);
+          continue;
+        }
+        // Still refused: the nonce goes back to the gaps (re-used by the next send, else filled).
+        await failSignedTransaction(context.db, row, {
+          code: errorCodes.nonceTooHigh,
+          message: `the node refused nonce ${signed.nonce} as too high`,
+        });
+        throw new TransactionFailedError(
+          `the node of network ${network.chainId} refuses nonce ${signed.nonce} as too high: it is missing an earlier transaction of ${account.address}; retry shortly`,
+          errorCodes.nonceTooHigh,
+          503,
+        );
       }
       case 'insufficientFunds':
         await failSignedTransaction(context.db, row, {

@@ -212,7 +212,7 @@ export async function listOpenTransactions(
 ): Promise<TransactionRow[]> {
   return db.query<TransactionRow>(
     `SELECT * FROM evm_transactions WHERE chain_id = $1 AND state IN ('signed', 'inserted', 'processing')
-      ORDER BY created_at LIMIT $2`,
+      ORDER BY created_at, nonce LIMIT $2`,
     [chainId, limit],
   );
 }
@@ -310,4 +310,20 @@ export async function findDeployedContract(
     [chainId, address.toLowerCase()],
   );
   return rows[0];
+}
+
+/** Open transactions of one sender holding nonces in [from, to), in nonce order. */
+export async function listOpenBySenderBetween(
+  db: Queryable,
+  chainId: number,
+  sender: string,
+  from: bigint,
+  to: bigint,
+): Promise<Array<{ id: string; nonce: string; raw_tx: Hex | null }>> {
+  return db.query(
+    `SELECT id, nonce, raw_tx FROM evm_transactions
+      WHERE chain_id = $1 AND sender = $2 AND state IN ('signed', 'inserted') AND nonce >= $3 AND nonce < $4
+      ORDER BY nonce`,
+    [chainId, sender, from.toString(), to.toString()],
+  );
 }

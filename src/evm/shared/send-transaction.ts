@@ -52,13 +52,29 @@ function gweiToWei(value: number, field: string): bigint {
   }
 }
 
+/**
+ * The network's going fees capped at its ceiling: above it the transaction waits in the pool until
+ * fees fall (and stuck re-sends stop at the ceiling) rather than spending more than the operator allows.
+ */
+function withinCeiling(network: EvmNetwork, fees: Fees): Fees {
+  const ceiling = network.maxFeePerGasWei;
+  if (ceiling === undefined || fees.maxFeePerGas <= ceiling) return fees;
+  return {
+    maxFeePerGas: ceiling,
+    // biome-ignore lint/complexity/useMathMinMax: Math.min does not take bigints
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas > ceiling ? ceiling : fees.maxPriorityFeePerGas,
+  };
+}
+
 async function resolveFees(
   platform: TxEngine,
   network: EvmNetwork,
   parameters: SendTransactionParameters,
 ): Promise<Fees> {
   const { gasPriceGwei, priorityFeeGwei } = parameters;
-  if (gasPriceGwei === undefined && priorityFeeGwei === undefined) return platform.fees.current(network);
+  if (gasPriceGwei === undefined && priorityFeeGwei === undefined) {
+    return withinCeiling(network, await platform.fees.current(network));
+  }
   const current = await platform.fees.current(network);
   const maxFeePerGas =
     gasPriceGwei === undefined ? current.maxFeePerGas : gweiToWei(gasPriceGwei, 'gasPrice');

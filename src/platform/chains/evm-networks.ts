@@ -25,6 +25,8 @@ export type EvmNetwork = {
   /** Ceiling for fee bumps of stuck transactions, in wei per gas; undefined = none. */
   maxFeePerGasWei: bigint | undefined;
   rpcUrls: string[];
+  /** Most node calls sent in one JSON-RPC batch (1 = no batching). */
+  rpcBatchSize: number;
   chain: Chain;
   client: PublicClient;
 };
@@ -37,11 +39,16 @@ function makeNetwork(fields: Omit<EvmNetwork, 'chain' | 'client'>): EvmNetwork {
     rpcUrls: { default: { http: fields.rpcUrls } },
     testnet: !fields.isMainnet,
   });
-  const transports = fields.rpcUrls.map((url) => keepAliveTransport(url));
+  const transports = fields.rpcUrls.map((url) =>
+    keepAliveTransport(url, { maxBatchSize: fields.rpcBatchSize }),
+  );
   const transport = transports.length === 1 ? (transports[0] as Transport) : fallback(transports);
   const client = createPublicClient({ chain, transport, pollingInterval: 250 }) as PublicClient;
   return { ...fields, chain, client };
 }
+
+/** The devnet is our own anvil, which takes batches of any size; 50 keeps one answer small. */
+export const DEVNET_RPC_BATCH_SIZE = 50;
 
 export function devnetNetwork(rpcUrl: string): EvmNetwork {
   return makeNetwork({
@@ -55,6 +62,7 @@ export function devnetNetwork(rpcUrl: string): EvmNetwork {
     confirmations: 0,
     maxFeePerGasWei: undefined,
     rpcUrls: [rpcUrl],
+    rpcBatchSize: DEVNET_RPC_BATCH_SIZE,
   });
 }
 
@@ -80,6 +88,8 @@ export function configuredNetwork(entry: EvmNetworkEntry): EvmNetwork {
     maxFeePerGasWei:
       entry.maxFeePerGasGwei === undefined ? undefined : BigInt(Math.round(entry.maxFeePerGasGwei * 1e9)),
     rpcUrls: entry.rpcUrls,
+    // Hosted providers commonly cap batches (10–100 calls); 10 stays under every cap we know of.
+    rpcBatchSize: entry.rpcBatchSize ?? 10,
   });
 }
 

@@ -16,6 +16,8 @@ const EvmNetworkEntry = Type.Object(
     maxFeePerGasGwei: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
     /** The node is an anvil/hardhat devnet: fund new accounts with `anvil_setBalance`. */
     devnetFaucet: Type.Optional(Type.Boolean()),
+    /** Concurrent node calls sent as one JSON-RPC batch of at most this many; 1 turns batching off. */
+    rpcBatchSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   },
   { additionalProperties: false },
 );

@@ -21,10 +21,12 @@ const open = new Set(['/health', '/openapi.json', '/metrics']);
 export const readinessPlugin = fp(
   async (app: FastifyInstance, options: { readiness: Readiness }) => {
     const { readiness } = options;
-    app.addHook('onRequest', async (request, reply) => {
+    // Callback style: this runs on every request, and once ready it must cost nothing.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (readiness.ready) return done();
       const path = request.url.split('?')[0] ?? '';
-      if (readiness.ready || open.has(path) || path.startsWith('/docs')) return;
-      return reply.status(503).send({
+      if (open.has(path) || path.startsWith('/docs')) return done();
+      reply.status(503).send({
         statusCode: 503,
         code: 'CG_ERR_STARTING',
         error: 'Service Unavailable',
