@@ -39,6 +39,11 @@ export class ConfirmationTracker {
     private readonly onDeployed: (row: TransactionRow) => Promise<void> = async () => {},
   ) {}
 
+  /** Blocks from `block` on are read again on the next scan (they were reorged). */
+  rescanFrom(block: bigint): void {
+    if (this.#lastScanned !== undefined && this.#lastScanned >= block) this.#lastScanned = block - 1n;
+  }
+
   /** Scans blocks up to the head; returns the head. */
   async scanNewBlocks(head: bigint): Promise<void> {
     if (this.#lastScanned === undefined) this.#lastScanned = head - 1n;

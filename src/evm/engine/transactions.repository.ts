@@ -327,3 +327,19 @@ export async function listOpenBySenderBetween(
     [chainId, sender, from.toString(), to.toString()],
   );
 }
+
+/**
+ * A reorg replaced the blocks from `fromBlock` on: records mined there are open again (processing,
+ * no block), so the tracker finds them anew or the engine puts them back in the node's pool.
+ */
+export async function reopenMinedFrom(db: Queryable, chainId: number, fromBlock: bigint): Promise<number> {
+  const reopened = await db.query(
+    `UPDATE evm_transactions
+        SET state = 'processing', block_number = NULL, block_hash = NULL, confirmed_at = NULL,
+            error_code = NULL, error_message = NULL
+      WHERE chain_id = $1 AND block_number >= $2 AND state IN ('processing', 'confirmed', 'evmError')
+      RETURNING id`,
+    [chainId, fromBlock.toString()],
+  );
+  return reopened.length;
+}

@@ -2,6 +2,7 @@ import { type Address, type Hex, keccak256 } from 'viem';
 import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { classifyBroadcastError } from './broadcast-errors.ts';
+import { CanonicalChain } from './canonical-chain.ts';
 import { ConfirmationTracker, type RevertDecoder } from './confirmation-tracker.ts';
 import { errorCodes } from './engine-errors.ts';
 import { bumpedFees, FeeOracle } from './fee-oracle.ts';
@@ -21,6 +22,7 @@ import {
   listOpenTransactions,
   markBroadcast,
   recordDeployedContract,
+  reopenMinedFrom,
   replaceCurrentAttempt,
 } from './transactions.repository.ts';
 
@@ -43,6 +45,7 @@ export class TxEngine {
   readonly fees = new FeeOracle();
   readonly signers: Signers;
   readonly #trackers = new Map<number, ConfirmationTracker>();
+  readonly #canonical = new Map<number, CanonicalChain>();
   readonly #nonceRows = new Set<string>();
   /** Per network: when each open record's receipt was last looked up one by one. */
   readonly #lastChecked = new Map<number, Map<string, number>>();
@@ -126,6 +129,17 @@ export class TxEngine {
 
   async #tick(network: EvmNetwork, tracker: ConfirmationTracker, first: boolean): Promise<void> {
     const head = await network.client.getBlockNumber({ cacheTime: 0 });
+    let canonical = this.#canonical.get(network.chainId);
+    if (!canonical) {
+      canonical = new CanonicalChain(network);
+      this.#canonical.set(network.chainId, canonical);
+    }
+    const forkPoint = await canonical.follow(head);
+    if (forkPoint !== undefined) {
+      const reopened = await reopenMinedFrom(this.platform.db, network.chainId, forkPoint);
+      tracker.rescanFrom(forkPoint);
+      this.platform.logger.warn({ chainId: network.chainId, forkPoint, reopened }, 'reorg: blocks replaced');
+    }
     await tracker.scanNewBlocks(head);
     const openRows = await listOpenTransactions(this.platform.db, network.chainId);
     const now = Date.now();
