@@ -52,7 +52,8 @@ export async function infoRoutes(scope: FastifyInstance): Promise<void> {
           'Input data and logs are decoded with the spec given by contractSpecsId, else the spec the transaction was ' +
           'sent or deployed with through chaingate, else the standard contracts. errorInfo codes: ERROR_INSUFICIENT_FUNDS, ' +
           'ERROR_EVM_REVERTED, ERROR_EXECUTION_REVERTED (estimation), ERROR_GAS_LIMIT_TOO_LOW, ERROR_NODE_UNREACHABLE, ' +
-          'ERROR_REJECTED_BY_NODE, ERROR_REPLACED, ERROR_NONCE_CONFLICT. An unknown hash answers 404.',
+          'ERROR_REJECTED_BY_NODE, ERROR_REPLACED, ERROR_NONCE_CONFLICT, ERROR_NONCE_TOO_HIGH (the node kept refusing ' +
+          'the nonce as too high; the nonce is re-used by the next send). An unknown hash answers 404.',
         params: Type.Object({ txHash: TxHashField }),
         querystring: Type.Object({
           network: ChainIdField,
