@@ -148,6 +148,14 @@ async function takeExplicitNonce(
   );
 }
 
+/** The node has the transaction, pending or mined. */
+async function nodeKnows(network: EvmNetwork, txHash: Hex): Promise<boolean> {
+  const found = await network.client
+    .request({ method: 'eth_getTransactionByHash', params: [txHash] })
+    .catch(() => null);
+  return found !== null && found !== undefined;
+}
+
 /**
  * The write-ahead send: in one database transaction allocate the nonce, sign, and store the signed raw
  * transaction with its hash; only then broadcast. A crash after the commit loses nothing: the engine
@@ -189,6 +197,15 @@ export async function submitTransaction(
           return fields;
         });
 
+  const accepted = async (fields: SignedFields): Promise<SubmitTransactionReturnType> => {
+    await markBroadcast(context.db, record.id, true);
+    return {
+      id: record.id,
+      txHash: fields.txHash,
+      nonce: fields.nonce,
+      contractAddress: record.contractAddress ? (record.contractAddress as Address) : undefined,
+    };
+  };
   for (let attempt = 0; ; attempt++) {
     let outcome: ReturnType<typeof classifyBroadcastError>;
     try {
@@ -200,14 +217,11 @@ export async function submitTransaction(
     const row = { id: record.id, chain_id: network.chainId, sender, nonce: signed.nonce.toString() };
     switch (outcome.kind) {
       case 'accepted':
-        await markBroadcast(context.db, record.id, true);
-        return {
-          id: record.id,
-          txHash: signed.txHash,
-          nonce: signed.nonce,
-          contractAddress: record.contractAddress ? (record.contractAddress as Address) : undefined,
-        };
+        return accepted(signed);
       case 'nonceTooLow': {
+        // Our own transaction may hold the nonce already (re-sent after a "nonce too high", or by the
+        // engine): then it is accepted, and signing it again under a new nonce would send it twice.
+        if (await nodeKnows(network, signed.txHash)) return accepted(signed);
         // Someone else used this key, or the store lags the chain: move forward and sign again.
         if (attempt >= 3 || parameters.nonce !== undefined) {
           await failSignedTransaction(
