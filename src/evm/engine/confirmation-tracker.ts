@@ -2,13 +2,12 @@ import { type Hex, hexToBigInt, numberToHex } from 'viem';
 import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { errorCodes } from './engine-errors.ts';
+import { findTransactionsByIds, type MinedRecord, recordMinedBatch } from './mined-records.repository.ts';
 import type { TransactionRow } from './transaction-record.ts';
 import {
   findAttemptsByHashes,
-  findTransactionById,
   listAttemptHashes,
   recordDeployedContract,
-  recordMined,
   setState,
 } from './transactions.repository.ts';
 
@@ -75,10 +74,12 @@ export class ConfirmationTracker {
       receipts.map((r) => r.transactionHash),
     );
     const byHash = new Map(receipts.map((r) => [r.transactionHash.toLowerCase(), r]));
+    const found: Array<{ transactionId: string; receipt: RpcReceipt }> = [];
     for (const match of matches) {
       const receipt = byHash.get(match.tx_hash.toLowerCase());
-      if (receipt) await this.applyReceipt(match.transaction_id, receipt, head);
+      if (receipt) found.push({ transactionId: match.transaction_id, receipt });
     }
+    await this.applyReceipts(found, head);
   }
 
   /** Checks an open record's every attempt for a receipt (after a restart, or when block scans lag). */
@@ -89,52 +90,59 @@ export class ConfirmationTracker {
         params: [hash],
       })) as RpcReceipt | null;
       if (receipt) {
-        await this.applyReceipt(row.id, receipt, head);
+        await this.applyReceipts([{ transactionId: row.id, receipt }], head);
         return true;
       }
     }
     return false;
   }
 
-  async applyReceipt(transactionId: string, receipt: RpcReceipt, head: bigint): Promise<void> {
-    const row = await findTransactionById(this.db, transactionId);
-    if (!row) return;
-    const blockNumber = hexToBigInt(receipt.blockNumber);
-    const depth = head - blockNumber + 1n;
-    const reverted = receipt.status === '0x0';
-    const deep = depth >= BigInt(this.network.confirmations) || this.network.confirmations === 0;
-    const state = !deep ? 'processing' : reverted ? 'evmError' : 'confirmed';
-    if (row.state === state && row.block_hash === receipt.blockHash) return;
-    const error = reverted
-      ? { code: errorCodes.reverted, message: await this.decodeRevert(row, { blockNumber }) }
-      : null;
-    await this.db.transaction(async (tx) => {
-      // The nonce went to this transaction: any other live record holding it lost a replacement race.
-      await tx.query(
-        `UPDATE evm_transactions SET state = 'error', error_code = $4, error_message = 'replaced by a transaction with the same nonce'
-          WHERE chain_id = $1 AND sender = $2 AND nonce = $3 AND id <> $5 AND state <> 'error'`,
-        [row.chain_id, row.sender, row.nonce, errorCodes.replaced, row.id],
-      );
-      await tx.query('DELETE FROM evm_nonce_gaps WHERE chain_id = $1 AND address = $2 AND nonce = $3', [
-        row.chain_id,
-        row.sender,
-        row.nonce,
-      ]);
-      await recordMined(
-        tx,
-        row.id,
+  /** Stores what the receipts say, a block's worth in one database transaction. */
+  async applyReceipts(
+    items: Array<{ transactionId: string; receipt: RpcReceipt }>,
+    head: bigint,
+  ): Promise<void> {
+    if (items.length === 0) return;
+    const rows = new Map(
+      (
+        await findTransactionsByIds(
+          this.db,
+          items.map((item) => item.transactionId),
+        )
+      ).map((row) => [row.id, row]),
+    );
+    const records: MinedRecord[] = [];
+    const deployed: TransactionRow[] = [];
+    for (const { transactionId, receipt } of items) {
+      const row = rows.get(transactionId);
+      if (!row) continue;
+      const blockNumber = hexToBigInt(receipt.blockNumber);
+      const depth = head - blockNumber + 1n;
+      const reverted = receipt.status === '0x0';
+      const deep = depth >= BigInt(this.network.confirmations) || this.network.confirmations === 0;
+      const state = !deep ? 'processing' : reverted ? 'evmError' : 'confirmed';
+      if (row.state === state && row.block_hash === receipt.blockHash) continue;
+      records.push({
+        id: row.id,
+        sender: row.sender,
+        nonce: row.nonce,
         state,
-        {
-          txHash: receipt.transactionHash.toLowerCase() as Hex,
-          blockNumber,
-          blockHash: receipt.blockHash,
-          gasUsed: hexToBigInt(receipt.gasUsed),
-          effectiveGasPrice: receipt.effectiveGasPrice ? hexToBigInt(receipt.effectiveGasPrice) : 0n,
-        },
-        error,
-      );
-    });
-    if (state === 'confirmed' && row.kind === 'deploy') await this.onDeployed(row);
+        txHash: receipt.transactionHash.toLowerCase() as Hex,
+        blockNumber,
+        blockHash: receipt.blockHash,
+        gasUsed: hexToBigInt(receipt.gasUsed),
+        effectiveGasPrice: receipt.effectiveGasPrice ? hexToBigInt(receipt.effectiveGasPrice) : 0n,
+        error: reverted
+          ? { code: errorCodes.reverted, message: await this.decodeRevert(row, { blockNumber }) }
+          : null,
+      });
+      if (state === 'confirmed' && row.kind === 'deploy') deployed.push(row);
+    }
+    if (records.length === 0) return;
+    await this.db.transaction((tx) =>
+      recordMinedBatch(tx, this.network.chainId, records, errorCodes.replaced),
+    );
+    for (const row of deployed) await this.onDeployed(row);
   }
 
   /**

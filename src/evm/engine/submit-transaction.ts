@@ -6,6 +6,7 @@ import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
 import type { Database, Queryable } from '../../platform/db/database.ts';
 import { BadRequestError } from '../../platform/http/gateway-error.ts';
 import { classifyBroadcastError } from './broadcast-errors.ts';
+import type { BroadcastMarks } from './broadcast-marks.ts';
 import {
   badNonce,
   errorCodes,
@@ -22,7 +23,6 @@ import {
   failSignedTransaction,
   insertSignedTransaction,
   insertSignedTransactions,
-  markBroadcast,
   type NewTransaction,
   replaceCurrentAttempt,
   type SignedFields,
@@ -60,6 +60,8 @@ export type EngineContext = {
   db: Database;
   /** Groups concurrent first-time signings of one sender into one database transaction. */
   signing: GroupCommit<SigningItem, SignedFields>;
+  /** Marks accepted broadcasts, many per statement. */
+  marks: BroadcastMarks;
   /** Makes sure the store's nonce row of (chain, sender) exists, seeded from the chain once. */
   ensureNonceRow(network: EvmNetwork, address: Address): Promise<void>;
 };
@@ -198,7 +200,7 @@ export async function submitTransaction(
         });
 
   const accepted = async (fields: SignedFields): Promise<SubmitTransactionReturnType> => {
-    await markBroadcast(context.db, record.id, true);
+    await context.marks.accepted(record.id);
     return {
       id: record.id,
       txHash: fields.txHash,

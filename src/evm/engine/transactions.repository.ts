@@ -175,10 +175,6 @@ export async function replaceCurrentAttempt(db: Queryable, id: string, signed: S
   await insertAttempt(db, id, signed);
 }
 
-export async function findTransactionById(db: Queryable, id: string): Promise<TransactionRow | undefined> {
-  return (await db.query<TransactionRow>('SELECT * FROM evm_transactions WHERE id = $1', [id]))[0];
-}
-
 /** By any hash the transaction was ever signed with, restricted to one application. */
 export async function findApplicationTransactionByHash(
   db: Queryable,
@@ -205,15 +201,41 @@ export async function listByReference(
   );
 }
 
-export async function listOpenTransactions(
+/**
+ * The open transactions an engine tick has something to do with: every `processing` one, `signed`
+ * ones once `signedGraceMs` old (or written before this process started), and `inserted` ones whose
+ * last broadcast is older than `insertedQuietMs` (younger ones are left to the block scans). With
+ * `everything` (the first tick after a start) all open ones. During a burst this keeps the
+ * thousands of just-sent transactions out of every tick.
+ */
+export async function listTransactionsToCheck(
   db: Queryable,
   chainId: number,
-  limit = 2000,
+  options: {
+    insertedQuietMs: number;
+    signedGraceMs: number;
+    startedAt: Date;
+    everything: boolean;
+    limit?: number;
+  },
 ): Promise<TransactionRow[]> {
   return db.query<TransactionRow>(
-    `SELECT * FROM evm_transactions WHERE chain_id = $1 AND state IN ('signed', 'inserted', 'processing')
-      ORDER BY created_at, nonce LIMIT $2`,
-    [chainId, limit],
+    `SELECT * FROM evm_transactions
+      WHERE chain_id = $1 AND state IN ('signed', 'inserted', 'processing')
+        AND ($2
+          OR state = 'processing'
+          OR (state = 'signed' AND (created_at < now() - make_interval(secs => $4 / 1000.0) OR created_at < $5))
+          OR (state = 'inserted'
+              AND (last_broadcast_at IS NULL OR last_broadcast_at < now() - make_interval(secs => $3 / 1000.0))))
+      ORDER BY created_at, nonce LIMIT $6`,
+    [
+      chainId,
+      options.everything,
+      options.insertedQuietMs,
+      options.signedGraceMs,
+      options.startedAt.toISOString(),
+      options.limit ?? 2000,
+    ],
   );
 }
 
@@ -236,42 +258,6 @@ export async function listAttemptHashes(db: Queryable, transactionId: string): P
     [transactionId],
   );
   return rows.map((r) => r.tx_hash);
-}
-
-export type MinedFields = {
-  txHash: Hex;
-  blockNumber: bigint;
-  blockHash: Hex;
-  gasUsed: bigint;
-  effectiveGasPrice: bigint;
-};
-
-export async function recordMined(
-  db: Queryable,
-  id: string,
-  state: TransactionState,
-  mined: MinedFields,
-  error: { code: string; message: string } | null,
-): Promise<void> {
-  await db.query(
-    `UPDATE evm_transactions
-        SET state = $2, tx_hash = $3, block_number = $4, block_hash = $5, gas_used = $6, effective_gas_price = $7,
-            error_code = $8, error_message = $9,
-            confirmed_at = CASE WHEN $2 IN ('confirmed', 'evmError') THEN COALESCE(confirmed_at, now()) ELSE NULL END,
-            raw_tx = COALESCE((SELECT raw_tx FROM evm_transaction_attempts WHERE tx_hash = $3), raw_tx)
-      WHERE id = $1`,
-    [
-      id,
-      state,
-      mined.txHash,
-      mined.blockNumber.toString(),
-      mined.blockHash,
-      mined.gasUsed.toString(),
-      mined.effectiveGasPrice.toString(),
-      error?.code ?? null,
-      error?.message ?? null,
-    ],
-  );
 }
 
 export async function setState(db: Queryable, id: string, state: TransactionState): Promise<void> {
@@ -342,4 +328,15 @@ export async function reopenMinedFrom(db: Queryable, chainId: number, fromBlock:
     [chainId, fromBlock.toString()],
   );
   return reopened.length;
+}
+
+/** markBroadcast for many records in one statement. */
+export async function markBroadcastMany(db: Queryable, ids: string[], accepted: boolean): Promise<void> {
+  await db.query(
+    `UPDATE evm_transactions
+        SET state = CASE WHEN $2 AND state = 'signed' THEN 'inserted' ELSE state END,
+            broadcast_count = broadcast_count + 1, last_broadcast_at = now()
+      WHERE id = ANY($1::uuid[])`,
+    [ids, accepted],
+  );
 }

@@ -2,6 +2,7 @@ import { type Address, type Hex, keccak256 } from 'viem';
 import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { classifyBroadcastError } from './broadcast-errors.ts';
+import { BroadcastMarks } from './broadcast-marks.ts';
 import { CanonicalChain } from './canonical-chain.ts';
 import { ConfirmationTracker, type RevertDecoder } from './confirmation-tracker.ts';
 import { errorCodes } from './engine-errors.ts';
@@ -19,7 +20,7 @@ import type { TransactionRow } from './transaction-record.ts';
 import type { SignedFields } from './transactions.repository.ts';
 import {
   failSignedTransaction,
-  listOpenTransactions,
+  listTransactionsToCheck,
   markBroadcast,
   recordDeployedContract,
   reopenMinedFrom,
@@ -59,15 +60,18 @@ export class TxEngine {
   ) {
     this.signers = new Signers(platform);
     this.#signing = new GroupCommit(platform.db, signAndStoreGroup);
+    this.#marks = new BroadcastMarks(platform.db);
   }
 
   readonly #signing: GroupCommit<SigningItem, SignedFields>;
+  readonly #marks: BroadcastMarks;
 
   submit(parameters: SubmitTransactionParameters) {
     return submitTransaction(
       {
         db: this.platform.db,
         signing: this.#signing,
+        marks: this.#marks,
         ensureNonceRow: (network, address) => this.#ensureNonceRow(network, address),
       },
       parameters,
@@ -141,9 +145,14 @@ export class TxEngine {
       this.platform.logger.warn({ chainId: network.chainId, forkPoint, reopened }, 'reorg: blocks replaced');
     }
     await tracker.scanNewBlocks(head);
-    const openRows = await listOpenTransactions(this.platform.db, network.chainId);
-    const now = Date.now();
     const recheckMs = network.hasDevnetFaucet ? 3_000 : 15_000;
+    const openRows = await listTransactionsToCheck(this.platform.db, network.chainId, {
+      insertedQuietMs: recheckMs,
+      signedGraceMs: 5_000,
+      startedAt: new Date(this.#startedAt),
+      everything: first,
+    });
+    const now = Date.now();
     const lastChecked = this.#lastChecked.get(network.chainId) ?? new Map<string, number>();
     this.#lastChecked.set(network.chainId, lastChecked);
     const stuckAfter = this.options.stuckAfterMs ?? 30_000;
