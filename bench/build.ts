@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../src/platform/repo-root.ts';
-import type { ServerProcess } from '../test/support/server-process.ts';
+import { type ServerProcess, spawnServerProcess } from '../test/support/server-process.ts';
 import type { Cleanup } from './cleanup.ts';
 
 /**
@@ -41,21 +41,5 @@ export async function buildServer(cleanup: Cleanup): Promise<string> {
 export function spawnCompiledServer(entry: string, env: Record<string, string>): ServerProcess {
   // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server during a run.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, entry], {
-    cwd: repoRoot(),
-    env: { ...process.env, CHAINGATE_DEVNET_PORT: '0', CHAINGATE_DEVNET_BLOCK_TIME: '0.2', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
-  );
-  return { child, output: () => stdout + stderr, stderr: () => stderr, exited };
+  return spawnServerProcess([...nodeArgs, entry], env);
 }

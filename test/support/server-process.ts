@@ -11,18 +11,18 @@ export type ServerProcess = {
   exited: Promise<number | string>;
 };
 
-/** Runs `src/main.ts` as its own process (as `npm start` would, without the build step). */
-export function spawnServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot(), 'src/main.ts')], {
+/** Defaults every spawned server gets: devnet and Soroban on free ports, fast blocks. */
+const serverDefaults = {
+  CHAINGATE_DEVNET_PORT: '0',
+  CHAINGATE_SOROBAN_PORT: '0',
+  CHAINGATE_DEVNET_BLOCK_TIME: '0.2',
+};
+
+/** Runs a server entry point (`node <nodeArgs…>`) from the repository root and keeps its output. */
+export function spawnServerProcess(nodeArgs: string[], env: Record<string, string>): ServerProcess {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: repoRoot(),
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'info',
-      CHAINGATE_DEVNET_PORT: '0',
-      CHAINGATE_SOROBAN_PORT: '0',
-      CHAINGATE_DEVNET_BLOCK_TIME: '0.2',
-      ...env,
-    },
+    env: { ...process.env, ...serverDefaults, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -37,6 +37,14 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
   );
   return { child, output: () => stdout + stderr, stderr: () => stderr, exited };
+}
+
+/** Runs `src/main.ts` as its own process (as `npm start` would, without the build step). */
+export function spawnServer(env: Record<string, string>): ServerProcess {
+  return spawnServerProcess(['--import', 'tsx', join(repoRoot(), 'src/main.ts')], {
+    LOG_LEVEL: 'info',
+    ...env,
+  });
 }
 
 /** Polls `/health` until it answers 200; fails with the server's output if the process exits first. */

@@ -25,10 +25,11 @@ export class CanonicalChain {
   }
 
   async follow(head: bigint): Promise<bigint | undefined> {
-    const from = this.#head === undefined || this.#head < head - this.window ? head : this.#head + 1n;
+    // New blocks from the last head on; with none new (or a head that went down, or a first look, or
+    // a gap beyond the window) the head itself is re-read, which also catches a same-height reorg.
+    const last = this.#head;
+    const start = last === undefined || head <= last || last < head - this.window ? head : last + 1n;
     let forkPoint: bigint | undefined;
-    // A head that went down (a reorg to a shorter chain) is re-read from there.
-    const start = this.#head !== undefined && head <= this.#head ? head : from;
     for (let number = start; number <= head; number++) {
       const header = await this.#header(number);
       if (!header) return forkPoint;

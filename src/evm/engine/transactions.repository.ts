@@ -130,13 +130,7 @@ export async function insertFailedTransaction(
 }
 
 export async function markBroadcast(db: Queryable, id: string, accepted: boolean): Promise<void> {
-  await db.query(
-    `UPDATE evm_transactions
-        SET state = CASE WHEN $2 AND state = 'signed' THEN 'inserted' ELSE state END,
-            broadcast_count = broadcast_count + 1, last_broadcast_at = now()
-      WHERE id = $1`,
-    [id, accepted],
-  );
+  await markBroadcastMany(db, [id], accepted);
 }
 
 /** Moves a signed transaction to `error` and returns its nonce to the gap pool, in one transaction. */
