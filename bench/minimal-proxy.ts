@@ -7,7 +7,7 @@
  * Run as a child process: `minimal-proxy.ts <port> <rpcUrl> <to> <data> <batchSize>`; prints "ready".
  */
 import Fastify from 'fastify';
-import { keepAliveTransport } from '../src/platform/chains/keep-alive-transport.ts';
+import { keepAliveTransport } from '../src/platform/networks/keep-alive-transport.ts';
 
 const [port, rpcUrl, to, data, batchSize] = process.argv.slice(2);
 const transport = keepAliveTransport(rpcUrl as string, { maxBatchSize: Number(batchSize) })({});

@@ -2,12 +2,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Registry } from 'prom-client';
 import { adminRoutes } from './applications/admin.routes.ts';
 import { requireApplicationAuth } from './applications/application-auth.ts';
-import { chainRoutes } from './evm/chain/chain.routes.ts';
-import { chainsRoutes } from './evm/chains/chains.routes.ts';
-import { infoRoutes } from './evm/info/info.routes.ts';
-import { transactRoutes } from './evm/transact/transact.routes.ts';
-import './evm/engine/tx-engine-plugin.ts';
-import { specsRoutes } from './evm/specs/specs.routes.ts';
+import { evmRoutes } from './evm/evm.routes.ts';
 import { type Readiness, readinessPlugin } from './platform/health/readiness.ts';
 import { errorHandlerPlugin } from './platform/http/error-handler.ts';
 import { openApiPlugin } from './platform/http/openapi.ts';
@@ -41,7 +36,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.decorate('platform', null as unknown as Platform);
   app.decorate('applicationAuthenticator', null as never);
-  app.decorate('txEngine', null as never);
+  app.decorate('evm', null as never);
   app.decorateRequest('application', null);
 
   await app.register(errorHandlerPlugin);
@@ -52,11 +47,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminRoutes);
   await app.register(async (api) => {
     requireApplicationAuth(api);
-    await api.register(chainsRoutes);
-    await api.register(specsRoutes);
-    await api.register(transactRoutes);
-    await api.register(infoRoutes);
-    await api.register(chainRoutes);
+    await api.register(evmRoutes, { prefix: '/core/v1/evm' });
   });
   return app;
 }

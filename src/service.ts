@@ -4,18 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { ApplicationAuthenticator } from './applications/authentication.ts';
 import { type Credentials, ensureFirstStartCredentials } from './applications/first-start.ts';
+import { standardAbis } from './evm/contract-library/standard-abis.ts';
 import { replayRevertReason } from './evm/engine/replay-revert.ts';
 import { TxEngine } from './evm/engine/tx-engine.ts';
-import { standardAbis } from './evm/shared/standard-abis.ts';
 import { findVisibleSpec } from './evm/specs/contract-specs.repository.ts';
 import { seedStandardSpecs } from './evm/specs/seed-standard-specs.ts';
-import {
-  configuredNetwork,
-  devnetNetwork,
-  type EvmNetwork,
-  EvmNetworks,
-} from './platform/chains/evm-networks.ts';
 import type { Config } from './platform/config/config.ts';
+import { KeyVault } from './platform/custody/key-vault.ts';
+import { loadMasterKey } from './platform/custody/master-key.ts';
 import type { Database } from './platform/db/database.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { openPgliteDatabase } from './platform/db/pglite-database.ts';
@@ -23,10 +19,14 @@ import { openPostgresDatabase } from './platform/db/postgres-database.ts';
 import { type AnvilDevnet, startAnvilDevnet } from './platform/devnet/anvil-devnet.ts';
 import { Readiness } from './platform/health/readiness.ts';
 import { isPortFree } from './platform/net/free-port.ts';
+import {
+  configuredNetwork,
+  devnetNetwork,
+  type EvmNetwork,
+  EvmNetworks,
+} from './platform/networks/evm-networks.ts';
 import { createMetricsRegistry } from './platform/observability/metrics.ts';
 import type { Platform } from './platform/platform.ts';
-import { KeyVault } from './platform/vault/key-vault.ts';
-import { loadMasterKey } from './platform/vault/master-key.ts';
 import { startSorobanSandbox } from './stellar/sandbox/index.ts';
 
 export type RunningService = {
@@ -145,7 +145,7 @@ export async function startService(config: Config): Promise<RunningService> {
         ]);
       },
     });
-    app.txEngine = engine;
+    app.evm = { platform, engine };
     engine.start();
     cleanups.push(() => engine.stop());
 

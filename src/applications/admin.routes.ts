@@ -2,11 +2,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { getAddress } from 'viem';
+import { listApplicationAccounts } from '../platform/custody/evm-accounts.repository.ts';
 import { errorResponses } from '../platform/http/error-body.ts';
 import { verifyAdminToken } from './admin-token.ts';
 import { listApplications } from './applications.repository.ts';
 import { addSender, createApplication, rotateApiKey } from './applications.service.ts';
-import { listApplicationAccounts } from './evm-accounts.repository.ts';
 
 const Plan = Type.Union([Type.Literal('free'), Type.Literal('premium')], {
   description: '`free` sees test networks only; `premium` may use main networks and upload contract specs',
@@ -34,7 +34,7 @@ export async function adminRoutes(scope: FastifyInstance): Promise<void> {
         ),
         response: {
           201: Type.Object({ applicationId: Type.String(), apiKey: Type.String(), sender: Address }),
-          ...errorResponses(400, 401),
+          ...errorResponses([]),
         },
       },
     },
@@ -59,7 +59,7 @@ export async function adminRoutes(scope: FastifyInstance): Promise<void> {
               senders: Type.Array(Address),
             }),
           ),
-          ...errorResponses(401),
+          ...errorResponses([]),
         },
       },
     },
@@ -90,7 +90,7 @@ export async function adminRoutes(scope: FastifyInstance): Promise<void> {
         params: ApplicationIdParams,
         response: {
           200: Type.Object({ applicationId: Type.String(), apiKey: Type.String() }),
-          ...errorResponses(400, 401, 404),
+          ...errorResponses(['CG_ERR_UNKNOWN_APPLICATION']),
         },
       },
     },
@@ -111,7 +111,7 @@ export async function adminRoutes(scope: FastifyInstance): Promise<void> {
         params: ApplicationIdParams,
         response: {
           201: Type.Object({ applicationId: Type.String(), sender: Address }),
-          ...errorResponses(400, 401, 404),
+          ...errorResponses(['CG_ERR_UNKNOWN_APPLICATION']),
         },
       },
     },

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { UnauthorizedError } from '../platform/http/gateway-error.ts';
+import { ChaingateError } from '../platform/errors/chaingate-error.ts';
 import type { Application } from './applications.service.ts';
 import type { ApplicationAuthenticator } from './authentication.ts';
 
@@ -24,6 +24,6 @@ export function requireApplicationAuth(scope: FastifyInstance): void {
 
 /** The authenticated application of a request inside a `requireApplicationAuth` scope. */
 export function applicationOf(request: FastifyRequest): Application {
-  if (!request.application) throw new UnauthorizedError();
+  if (!request.application) throw new ChaingateError('CG_ERR_UNAUTHORIZED', 'missing or invalid credentials');
   return request.application;
 }

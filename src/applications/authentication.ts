@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Queryable } from '../platform/db/database.ts';
-import { UnauthorizedError } from '../platform/http/gateway-error.ts';
+import { ChaingateError } from '../platform/errors/chaingate-error.ts';
 import { hashSecretToken, tokenMatchesHash } from './api-key.ts';
 import { findApplicationById } from './applications.repository.ts';
 import { type Application, toApplication } from './applications.service.ts';
@@ -46,7 +46,8 @@ export class ApplicationAuthenticator {
     const entry =
       applicationId && UUID.test(applicationId) ? await this.#lookup(applicationId.toLowerCase()) : undefined;
     const matches = tokenMatchesHash(token ?? '', entry?.hash ?? UNKNOWN_APPLICATION_HASH);
-    if (!token || !entry || !matches) throw new UnauthorizedError();
+    if (!token || !entry || !matches)
+      throw new ChaingateError('CG_ERR_UNAUTHORIZED', 'missing or invalid credentials');
     return entry.application;
   }
 

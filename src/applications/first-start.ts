@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { claimSetting } from '../platform/db/settings.repository.ts';
 import type { Platform } from '../platform/platform.ts';
 import { newAdminToken, setAdminToken } from './admin-token.ts';
 import { createApplication } from './applications.service.ts';
@@ -31,10 +32,7 @@ function writeCredentials(path: string, credentials: Credentials): void {
 export async function ensureFirstStartCredentials(platform: Platform): Promise<Credentials | undefined> {
   const path = credentialsPath(platform.config.dataDir);
   // One row decides which process bootstraps, even when two start at once on one PostgreSQL.
-  const isFirstStart = await platform.db.query(
-    "INSERT INTO settings (key, value) VALUES ('first_start_done', now()::text) ON CONFLICT (key) DO NOTHING RETURNING key",
-  );
-  if (isFirstStart.length === 1) {
+  if (await claimSetting(platform.db, 'first_start_done', new Date().toISOString())) {
     const adminToken = platform.config.adminToken ?? newAdminToken();
     await setAdminToken(platform.db, adminToken);
     const created = await createApplication(platform, { name: 'default', plan: 'premium' });

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
-import type { EvmNetworks } from './chains/evm-networks.ts';
 import type { Config } from './config/config.ts';
+import type { KeyVault } from './custody/key-vault.ts';
 import type { Database } from './db/database.ts';
-import type { KeyVault } from './vault/key-vault.ts';
+import type { EvmNetworks } from './networks/evm-networks.ts';
 
 /** Shared machinery every domain plugin reaches through `app.platform`. */
 export type Platform = {

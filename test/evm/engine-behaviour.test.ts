@@ -44,7 +44,7 @@ describe('nonce gaps', () => {
       gasLimit: 100000,
       myReference: 'broke',
     });
-    expect(refused.status).toBe(503);
+    expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('ERROR_INSUFICIENT_FUNDS');
     const record = (await call('GET', '/core/v1/evm/info/transaction/reference/broke')).body.info[0];
     expect(record).toMatchObject({ status: 'error', errorInfo: { code: 'ERROR_INSUFICIENT_FUNDS' } });
@@ -63,7 +63,7 @@ describe('nonce gaps', () => {
         useGasEstimation: false,
         gasLimit: 100000,
       });
-      expect(refused.status).toBe(503);
+      expect(refused.status).toBe(400);
       await resumeMining();
       expect((await waitForFinalStatus(call, first.body.txHash)).status).toBe('confirmed');
       const gapNonce = first.body.nonce + 1;

@@ -9,11 +9,11 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { describe, expect, it } from 'vitest';
 import { loadStandardContracts } from '../../src/evm/contract-library/standard-contracts.ts';
+import { KeyVault } from '../../src/platform/custody/key-vault.ts';
+import { loadMasterKey } from '../../src/platform/custody/master-key.ts';
 import { openPgliteDatabase } from '../../src/platform/db/pglite-database.ts';
 import { findFreePort } from '../../src/platform/net/free-port.ts';
 import { repoRoot } from '../../src/platform/repo-root.ts';
-import { KeyVault } from '../../src/platform/vault/key-vault.ts';
-import { loadMasterKey } from '../../src/platform/vault/master-key.ts';
 import { spawnServer, waitForHealthy } from '../support/server-process.ts';
 
 const run = promisify(execFile);

@@ -1,6 +1,6 @@
 import { type AbiParameter, encodeFunctionData, parseAbi } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { BadRequestError } from '../../platform/http/gateway-error.ts';
+import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import { coerceParams } from './coerce-params.ts';
 
 const checksummed = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -10,12 +10,12 @@ function coerceOne(type: string, value: unknown, extra: Partial<AbiParameter> = 
   return coerceParams([{ name: 'x', type, ...extra } as AbiParameter], [value])[0];
 }
 
-function thrown(fn: () => unknown): BadRequestError {
+function thrown(fn: () => unknown): ChaingateError {
   try {
     fn();
   } catch (error) {
-    expect(error).toBeInstanceOf(BadRequestError);
-    return error as BadRequestError;
+    expect(error).toBeInstanceOf(ChaingateError);
+    return error as ChaingateError;
   }
   throw new Error('expected a throw');
 }

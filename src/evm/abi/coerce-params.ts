@@ -1,5 +1,5 @@
 import { type AbiParameter, type Address, getAddress } from 'viem';
-import { BadRequestError } from '../../platform/http/gateway-error.ts';
+import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import { canonicalType } from './canonical-type.ts';
 
 const code = 'CG_ERR_INVALID_PARAM';
@@ -21,8 +21,8 @@ function describe(param: AbiParameter): string {
   return param.name ? `${param.name}: ${type}` : type;
 }
 
-function invalid(path: string, param: AbiParameter, expected: string, value: unknown): BadRequestError {
-  return new BadRequestError(`${path} (${describe(param)}): expected ${expected}, got ${show(value)}`, code);
+function invalid(path: string, param: AbiParameter, expected: string, value: unknown): ChaingateError {
+  return new ChaingateError(code, `${path} (${describe(param)}): expected ${expected}, got ${show(value)}`);
 }
 
 function coerceAddress(path: string, param: AbiParameter, value: unknown): Address {
@@ -115,9 +115,9 @@ function coerceArray(
     );
   }
   if (fixed !== undefined && value.length !== fixed) {
-    throw new BadRequestError(
-      `${path} (${describe(param)}): expected ${fixed} items, got ${value.length}`,
+    throw new ChaingateError(
       code,
+      `${path} (${describe(param)}): expected ${fixed} items, got ${value.length}`,
     );
   }
   const element = { ...param, type: inner, name: '' } as AbiParameter;
@@ -128,9 +128,9 @@ function coerceTuple(path: string, param: AbiParameter, value: unknown): unknown
   const components = 'components' in param ? param.components : [];
   if (Array.isArray(value)) {
     if (value.length !== components.length) {
-      throw new BadRequestError(
-        `${path} (${describe(param)}): expected ${components.length} tuple items, got ${value.length}`,
+      throw new ChaingateError(
         code,
+        `${path} (${describe(param)}): expected ${components.length} tuple items, got ${value.length}`,
       );
     }
     return components.map((component, index) =>
@@ -151,7 +151,7 @@ function coerceTuple(path: string, param: AbiParameter, value: unknown): unknown
       missing.length > 0 ? `missing key(s) ${missing.join(', ')}` : '',
       extra.length > 0 ? `unexpected key(s) ${extra.join(', ')}` : '',
     ].filter(Boolean);
-    throw new BadRequestError(`${path} (${describe(param)}): ${parts.join('; ')}`, code);
+    throw new ChaingateError(code, `${path} (${describe(param)}): ${parts.join('; ')}`);
   }
   return components.map((component, index) =>
     coerceValue(childPath(path, component, index), component, record[component.name as string]),
@@ -178,7 +178,7 @@ function coerceValue(path: string, param: AbiParameter, value: unknown): unknown
   if (bytesN) return coerceBytes(path, param, value, Number(bytesN[1]));
   const integer = /^(u?)int(\d*)$/.exec(type);
   if (integer) return coerceInteger(path, param, value, integer[1] === '', Number(integer[2] || 256));
-  throw new BadRequestError(`${path} (${describe(param)}): type ${type} is not supported`, code);
+  throw new ChaingateError(code, `${path} (${describe(param)}): type ${type} is not supported`);
 }
 
 /**
@@ -193,13 +193,13 @@ export function coerceParams(
   subject = 'method',
 ): unknown[] {
   if (!Array.isArray(params)) {
-    throw new BadRequestError(`${label}: expected a JSON array, got ${show(params)}`, 'CG_ERR_PARAM_COUNT');
+    throw new ChaingateError('CG_ERR_PARAM_COUNT', `${label}: expected a JSON array, got ${show(params)}`);
   }
   if (params.length !== inputs.length) {
     const list = inputs.length === 0 ? 'none' : inputs.map(describe).join(', ');
-    throw new BadRequestError(
-      `${subject} takes ${inputs.length} ${label} (${list}), got ${params.length}`,
+    throw new ChaingateError(
       'CG_ERR_PARAM_COUNT',
+      `${subject} takes ${inputs.length} ${label} (${list}), got ${params.length}`,
     );
   }
   return inputs.map((input, index) => coerceValue(`${label}[${index}]`, input, params[index]));

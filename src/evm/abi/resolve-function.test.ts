@@ -1,6 +1,6 @@
 import type { Abi } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { BadRequestError } from '../../platform/http/gateway-error.ts';
+import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import { resolveConstructor, resolveFunction } from './resolve-function.ts';
 
 const abi = [
@@ -70,12 +70,12 @@ const abi = [
   { type: 'event', name: 'Transfer', inputs: [] },
 ] as const satisfies Abi;
 
-function thrown(fn: () => unknown): BadRequestError {
+function thrown(fn: () => unknown): ChaingateError {
   try {
     fn();
   } catch (error) {
-    expect(error).toBeInstanceOf(BadRequestError);
-    return error as BadRequestError;
+    expect(error).toBeInstanceOf(ChaingateError);
+    return error as ChaingateError;
   }
   throw new Error('expected a throw');
 }
@@ -119,7 +119,6 @@ describe('resolveFunction', () => {
   it('reports an unknown method with the available names', () => {
     const error = thrown(() => resolveFunction(abi, 'approve', 2));
     expect(error.code).toBe('CG_ERR_UNKNOWN_METHOD');
-    expect(error.statusCode).toBe(400);
     expect(error.message).toContain('"approve"');
     expect(error.message).toContain('transfer, safeTransferFrom, pick, batch');
   });

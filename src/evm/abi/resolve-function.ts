@@ -1,5 +1,5 @@
 import type { Abi, AbiFunction } from 'viem';
-import { BadRequestError } from '../../platform/http/gateway-error.ts';
+import { ChaingateError, quote } from '../../platform/errors/chaingate-error.ts';
 import { canonicalSignature } from './canonical-type.ts';
 
 // viem does not re-export abitype's AbiConstructor.
@@ -16,12 +16,15 @@ function normaliseSignature(signature: string): string {
   return signature.replace(/\s+/g, '').replace(/tuple\(/g, '(');
 }
 
-function unknownMethod(abi: Abi, method: string): BadRequestError {
+function unknownMethod(abi: Abi, method: string): ChaingateError {
   const names = [...new Set(functionsOf(abi).map((fn) => fn.name))];
   const listed = names.slice(0, maxListedNames).join(', ');
   const more = names.length > maxListedNames ? `, … (${names.length} in all)` : '';
   const available = names.length === 0 ? 'the ABI has no functions' : `available: ${listed}${more}`;
-  return new BadRequestError(`method: unknown function "${method}" (${available})`, 'CG_ERR_UNKNOWN_METHOD');
+  return new ChaingateError(
+    'CG_ERR_UNKNOWN_METHOD',
+    `method: unknown function "${quote(method)}" (${available})`,
+  );
 }
 
 /**
@@ -45,9 +48,9 @@ export function resolveFunction(abi: Abi, method: string, paramCount: number): A
   const [chosen] = byCount;
   if (chosen && byCount.length === 1) return chosen;
   const signatures = named.map((fn) => canonicalSignature(fn.name, fn.inputs)).join(', ');
-  throw new BadRequestError(
-    `method: "${method}" is overloaded and ${paramCount} params do not pick one of ${signatures}; pass the full signature`,
+  throw new ChaingateError(
     'CG_ERR_AMBIGUOUS_METHOD',
+    `method: "${quote(method)}" is overloaded and ${paramCount} params do not pick one of ${signatures}; pass the full signature`,
   );
 }
 

@@ -1,5 +1,5 @@
 import type { Hex } from 'viem';
-import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
+import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 
 type Header = { number: bigint; hash: Hex; parentHash: Hex };
 

@@ -1,15 +1,9 @@
 import { type Hex, hexToBigInt, numberToHex } from 'viem';
-import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
 import type { Database } from '../../platform/db/database.ts';
-import { errorCodes } from './engine-errors.ts';
+import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { findTransactionsByIds, type MinedRecord, recordMinedBatch } from './mined-records.repository.ts';
 import type { TransactionRow } from './transaction-record.ts';
-import {
-  findAttemptsByHashes,
-  listAttemptHashes,
-  recordDeployedContract,
-  setState,
-} from './transactions.repository.ts';
+import { findAttemptsByHashes, listAttemptHashes, reopenRecord } from './transactions.repository.ts';
 
 type RpcReceipt = {
   transactionHash: Hex;
@@ -35,7 +29,6 @@ export class ConfirmationTracker {
     private readonly db: Database,
     private readonly network: EvmNetwork,
     private readonly decodeRevert: RevertDecoder,
-    private readonly onDeployed: (row: TransactionRow) => Promise<void> = async () => {},
   ) {}
 
   /** Blocks from `block` on are read again on the next scan (they were reorged). */
@@ -112,7 +105,6 @@ export class ConfirmationTracker {
       ).map((row) => [row.id, row]),
     );
     const records: MinedRecord[] = [];
-    const deployed: TransactionRow[] = [];
     for (const { transactionId, receipt } of items) {
       const row = rows.get(transactionId);
       if (!row) continue;
@@ -133,16 +125,12 @@ export class ConfirmationTracker {
         gasUsed: hexToBigInt(receipt.gasUsed),
         effectiveGasPrice: receipt.effectiveGasPrice ? hexToBigInt(receipt.effectiveGasPrice) : 0n,
         error: reverted
-          ? { code: errorCodes.reverted, message: await this.decodeRevert(row, { blockNumber }) }
+          ? { code: 'ERROR_EVM_REVERTED', message: await this.decodeRevert(row, { blockNumber }) }
           : null,
       });
-      if (state === 'confirmed' && row.kind === 'deploy') deployed.push(row);
     }
     if (records.length === 0) return;
-    await this.db.transaction((tx) =>
-      recordMinedBatch(tx, this.network.chainId, records, errorCodes.replaced),
-    );
-    for (const row of deployed) await this.onDeployed(row);
+    await this.db.transaction((tx) => recordMinedBatch(tx, this.network.chainId, records, 'ERROR_REPLACED'));
   }
 
   /**
@@ -156,11 +144,7 @@ export class ConfirmationTracker {
         .getBlock({ blockNumber: BigInt(row.block_number) })
         .catch(() => null);
       if (!block || block.hash !== row.block_hash) {
-        await setState(this.db, row.id, 'processing');
-        await this.db.query(
-          'UPDATE evm_transactions SET block_number = NULL, block_hash = NULL WHERE id = $1',
-          [row.id],
-        );
+        await reopenRecord(this.db, row.id);
         await this.checkRecord({ ...row, state: 'processing' }, head);
         continue;
       }
@@ -168,5 +152,3 @@ export class ConfirmationTracker {
     }
   }
 }
-
-export { recordDeployedContract };

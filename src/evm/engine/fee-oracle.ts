@@ -1,4 +1,4 @@
-import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
+import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 
 export type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
 

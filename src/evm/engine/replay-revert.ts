@@ -1,5 +1,5 @@
 import type { Abi, Address, Hex } from 'viem';
-import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
+import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { decodeRevertReason, revertDataFromError } from '../abi/decode-revert.ts';
 import type { TransactionRow } from './transaction-record.ts';
 

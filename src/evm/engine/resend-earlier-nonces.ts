@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
-import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
 import type { Queryable } from '../../platform/db/database.ts';
+import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { classifyBroadcastError } from './broadcast-errors.ts';
 import { listOpenBySenderBetween, markBroadcast } from './transactions.repository.ts';
 

@@ -2,30 +2,33 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Address, getContractAddress, type Hex, keccak256 } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
 import type { Database, Queryable } from '../../platform/db/database.ts';
-import { BadRequestError } from '../../platform/http/gateway-error.ts';
+import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
+import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
+import { insertDeployedContracts, moveDeployedContract } from '../contracts/evm-contracts.repository.ts';
 import { classifyBroadcastError } from './broadcast-errors.ts';
 import type { BroadcastMarks } from './broadcast-marks.ts';
-import {
-  badNonce,
-  errorCodes,
-  insufficientFunds,
-  nodeUnreachable,
-  TransactionFailedError,
-} from './engine-errors.ts';
+import { badNonce, insufficientFunds, nodeUnreachable } from './engine-errors.ts';
 import type { Fees } from './fee-oracle.ts';
 import type { GroupCommit } from './group-commit.ts';
-import { allocateNonce, allocateNonces, resyncNonce } from './nonce-allocator.ts';
+import {
+  allocateNonce,
+  allocateNonces,
+  findLiveNonceHolder,
+  resyncNonce,
+  takeGap,
+  takeNextNonceIf,
+} from './nonces.repository.ts';
 import { resendEarlierNonces } from './resend-earlier-nonces.ts';
 import type { TransactionKind } from './transaction-record.ts';
 import {
   failSignedTransaction,
-  insertSignedTransaction,
   insertSignedTransactions,
+  markReplaced,
   type NewTransaction,
   replaceCurrentAttempt,
   type SignedFields,
+  setContractAddress,
 } from './transactions.repository.ts';
 
 /** "Nonce too high" answers tolerated per send (resending the earlier nonces each time): ~3 s in all. */
@@ -47,6 +50,8 @@ export type SubmitTransactionParameters = {
   myReference: string | null;
   specId: number | null;
   method: string | null;
+  /** A deployment's contract record, written in the same database transaction as the signed deploy. */
+  deployment?: { specId: number; alias: string | null } | undefined;
 };
 
 export type SubmitTransactionReturnType = {
@@ -82,8 +87,34 @@ export async function signAndStoreGroup(tx: Queryable, items: SigningItem[]): Pr
       return { tx: record, signed: await sign(parameters, nonce) };
     }),
   );
-  await insertSignedTransactions(tx, rows);
+  await storeSigned(tx, items, rows);
   return rows.map((row) => row.signed);
+}
+
+/** The signed records, their first attempts and the contracts their deploys create, in one transaction. */
+async function storeSigned(
+  tx: Queryable,
+  items: readonly SigningItem[],
+  rows: ReadonlyArray<{ tx: NewTransaction; signed: SignedFields }>,
+): Promise<void> {
+  await insertSignedTransactions(tx, rows);
+  await insertDeployedContracts(
+    tx,
+    items.flatMap(({ parameters, record }) =>
+      parameters.deployment && record.contractAddress
+        ? [
+            {
+              chainId: record.chainId,
+              address: record.contractAddress,
+              applicationId: record.applicationId,
+              specId: parameters.deployment.specId,
+              alias: parameters.deployment.alias,
+              transactionId: record.id,
+            },
+          ]
+        : [],
+    ),
+  );
 }
 
 async function sign(parameters: SubmitTransactionParameters, nonce: bigint): Promise<SignedFields> {
@@ -115,38 +146,19 @@ async function takeExplicitNonce(
   sender: string,
   nonce: bigint,
 ): Promise<void> {
-  const holder = await tx.query<{ id: string; state: string }>(
-    `SELECT id, state FROM evm_transactions WHERE chain_id = $1 AND sender = $2 AND nonce = $3 AND state <> 'error' FOR UPDATE`,
-    [chainId, sender, nonce.toString()],
-  );
-  if (holder[0]) {
-    if (holder[0].state !== 'signed' && holder[0].state !== 'inserted') {
+  const holder = await findLiveNonceHolder(tx, chainId, sender, nonce);
+  if (holder) {
+    if (holder.state !== 'signed' && holder.state !== 'inserted') {
       throw badNonce(`nonce ${nonce} of ${sender} is already mined`);
     }
-    await tx.query(
-      `UPDATE evm_transactions SET state = 'error', error_code = $2, error_message = 'replaced by a transaction with the same nonce' WHERE id = $1`,
-      [holder[0].id, errorCodes.replaced],
-    );
+    await markReplaced(tx, holder.id, 'ERROR_REPLACED');
     return;
   }
-  const gap = await tx.query(
-    'DELETE FROM evm_nonce_gaps WHERE chain_id = $1 AND address = $2 AND nonce = $3 RETURNING nonce',
-    [chainId, sender, nonce.toString()],
-  );
-  if (gap.length === 1) return;
-  const next = await tx.query<{ next_nonce: string }>(
-    'SELECT next_nonce FROM evm_nonces WHERE chain_id = $1 AND address = $2 FOR UPDATE',
-    [chainId, sender],
-  );
-  if (next[0] && BigInt(next[0].next_nonce) === nonce) {
-    await tx.query('UPDATE evm_nonces SET next_nonce = next_nonce + 1 WHERE chain_id = $1 AND address = $2', [
-      chainId,
-      sender,
-    ]);
-    return;
-  }
+  if (await takeGap(tx, chainId, sender, nonce)) return;
+  const next = await takeNextNonceIf(tx, chainId, sender, nonce);
+  if (next === nonce) return;
   throw badNonce(
-    `nonce ${nonce} is neither a pending transaction of ${sender} nor its next nonce (${next[0]?.next_nonce ?? 'unknown'})`,
+    `nonce ${nonce} is neither a pending transaction of ${sender} nor its next nonce (${next ?? 'unknown'})`,
   );
 }
 
@@ -195,7 +207,7 @@ export async function submitTransaction(
             record.contractAddress = getContractAddress({ from: account.address, nonce: explicitNonce });
           }
           const fields = await sign(parameters, explicitNonce);
-          await insertSignedTransaction(tx, record, fields);
+          await storeSigned(tx, [{ parameters, record }], [{ tx: record, signed: fields }]);
           return fields;
         });
 
@@ -229,16 +241,9 @@ export async function submitTransaction(
           await failSignedTransaction(
             context.db,
             { ...row, nonce: null },
-            {
-              code: errorCodes.nonceConflict,
-              message: `nonce ${signed.nonce} is already used on chain`,
-            },
+            { code: 'ERROR_NONCE_CONFLICT', message: `nonce ${signed.nonce} is already used on chain` },
           );
-          throw new TransactionFailedError(
-            `nonce ${signed.nonce} is already used on chain`,
-            errorCodes.nonceConflict,
-            400,
-          );
+          throw new ChaingateError('ERROR_NONCE_CONFLICT', `nonce ${signed.nonce} is already used on chain`);
         }
         const chainNonce = await network.client.getTransactionCount({
           address: account.address,
@@ -250,10 +255,10 @@ export async function submitTransaction(
           if (parameters.kind === 'deploy')
             record.contractAddress = getContractAddress({ from: account.address, nonce });
           const fields = await sign(parameters, nonce);
-          await tx.query('UPDATE evm_transactions SET contract_address = $2 WHERE id = $1', [
-            record.id,
-            record.contractAddress?.toLowerCase() ?? null,
-          ]);
+          if (record.contractAddress) {
+            await setContractAddress(tx, record.id, record.contractAddress);
+            await moveDeployedContract(tx, record.id, record.contractAddress);
+          }
           await replaceCurrentAttempt(tx, record.id, fields);
           return fields;
         });
@@ -267,18 +272,17 @@ export async function submitTransaction(
         }
         // Still refused: the nonce goes back to the gaps (re-used by the next send, else filled).
         await failSignedTransaction(context.db, row, {
-          code: errorCodes.nonceTooHigh,
+          code: 'ERROR_NONCE_TOO_HIGH',
           message: `the node refused nonce ${signed.nonce} as too high`,
         });
-        throw new TransactionFailedError(
+        throw new ChaingateError(
+          'ERROR_NONCE_TOO_HIGH',
           `the node of network ${network.chainId} refuses nonce ${signed.nonce} as too high: it is missing an earlier transaction of ${account.address}; retry shortly`,
-          errorCodes.nonceTooHigh,
-          503,
         );
       }
       case 'insufficientFunds':
         await failSignedTransaction(context.db, row, {
-          code: errorCodes.insufficientFunds,
+          code: 'ERROR_INSUFICIENT_FUNDS',
           message: outcome.message,
         });
         throw insufficientFunds();
@@ -287,29 +291,28 @@ export async function submitTransaction(
           context.db,
           { ...row, nonce: null },
           {
-            code: errorCodes.replacementUnderpriced,
+            code: 'ERROR_REPLACEMENT_UNDERPRICED',
             message: 'replacement transaction underpriced: raise gasPrice/priorityFee',
           },
         );
-        throw new BadRequestError(
+        throw new ChaingateError(
+          'ERROR_REPLACEMENT_UNDERPRICED',
           'replacement transaction underpriced: raise gasPrice/priorityFee above the pending transaction',
-          errorCodes.replacementUnderpriced,
         );
       case 'unreachable':
         await failSignedTransaction(context.db, row, {
-          code: errorCodes.nodeUnreachable,
+          code: 'ERROR_NODE_UNREACHABLE',
           message: outcome.message,
         });
         throw nodeUnreachable(network.chainId);
       case 'rejected':
         await failSignedTransaction(context.db, row, {
-          code: errorCodes.rejectedByNode,
+          code: 'ERROR_REJECTED_BY_NODE',
           message: outcome.message,
         });
-        throw new TransactionFailedError(
+        throw new ChaingateError(
+          'ERROR_REJECTED_BY_NODE',
           `the node rejected the transaction: ${outcome.message}`,
-          errorCodes.rejectedByNode,
-          400,
         );
     }
   }

@@ -1,6 +1,6 @@
 import type { Hex } from 'viem';
 import type { Queryable } from '../../platform/db/database.ts';
-import type { TransactionKind, TransactionRow, TransactionState } from './transaction-record.ts';
+import type { TransactionKind, TransactionRow } from './transaction-record.ts';
 
 export type NewTransaction = {
   id: string;
@@ -87,14 +87,6 @@ export async function insertSignedTransactions(
      VALUES ${attemptValues.join(', ')} ON CONFLICT (tx_hash) DO NOTHING`,
     attemptParams,
   );
-}
-
-export async function insertSignedTransaction(
-  db: Queryable,
-  tx: NewTransaction,
-  signed: SignedFields,
-): Promise<void> {
-  await insertSignedTransactions(db, [{ tx, signed }]);
 }
 
 export async function insertAttempt(
@@ -254,44 +246,6 @@ export async function listAttemptHashes(db: Queryable, transactionId: string): P
   return rows.map((r) => r.tx_hash);
 }
 
-export async function setState(db: Queryable, id: string, state: TransactionState): Promise<void> {
-  await db.query(
-    `UPDATE evm_transactions SET state = $2, block_number = CASE WHEN $2 = 'inserted' THEN NULL ELSE block_number END,
-            block_hash = CASE WHEN $2 = 'inserted' THEN NULL ELSE block_hash END, confirmed_at = NULL WHERE id = $1`,
-    [id, state],
-  );
-}
-
-export async function recordDeployedContract(
-  db: Queryable,
-  row: {
-    chainId: number;
-    address: string;
-    applicationId: string;
-    specId: number;
-    alias: string | null;
-    transactionId: string;
-  },
-): Promise<void> {
-  await db.query(
-    `INSERT INTO evm_contracts (chain_id, address, application_id, spec_id, alias, transaction_id)
-     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (chain_id, address) DO NOTHING`,
-    [row.chainId, row.address.toLowerCase(), row.applicationId, row.specId, row.alias, row.transactionId],
-  );
-}
-
-export async function findDeployedContract(
-  db: Queryable,
-  chainId: number,
-  address: string,
-): Promise<{ spec_id: number; application_id: string } | undefined> {
-  const rows = await db.query<{ spec_id: number; application_id: string }>(
-    'SELECT spec_id, application_id FROM evm_contracts WHERE chain_id = $1 AND address = $2',
-    [chainId, address.toLowerCase()],
-  );
-  return rows[0];
-}
-
 /** Open transactions of one sender holding nonces in [from, to), in nonce order. */
 export async function listOpenBySenderBetween(
   db: Queryable,
@@ -332,5 +286,31 @@ export async function markBroadcastMany(db: Queryable, ids: string[], accepted: 
             broadcast_count = broadcast_count + 1, last_broadcast_at = now()
       WHERE id = ANY($1::uuid[])`,
     [ids, accepted],
+  );
+}
+
+/** A pending record whose nonce an explicit-nonce request took over. */
+export async function markReplaced(db: Queryable, id: string, code: string): Promise<void> {
+  await db.query(
+    `UPDATE evm_transactions SET state = 'error', error_code = $2, error_message = 'replaced by a transaction with the same nonce' WHERE id = $1`,
+    [id, code],
+  );
+}
+
+/** A deploy re-signed under another nonce creates its contract at another address. */
+export async function setContractAddress(db: Queryable, id: string, address: string): Promise<void> {
+  await db.query('UPDATE evm_transactions SET contract_address = $2 WHERE id = $1', [
+    id,
+    address.toLowerCase(),
+  ]);
+}
+
+/** A record whose block is no longer canonical: open again, without a block. */
+export async function reopenRecord(db: Queryable, id: string): Promise<void> {
+  await db.query(
+    `UPDATE evm_transactions SET state = 'processing', block_number = NULL, block_hash = NULL, confirmed_at = NULL,
+            error_code = NULL, error_message = NULL
+      WHERE id = $1`,
+    [id],
   );
 }

@@ -1,15 +1,17 @@
 import { type Address, type Hex, keccak256 } from 'viem';
-import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
+import { EvmSigners } from '../../platform/custody/evm-signers.ts';
+import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import type { Platform } from '../../platform/platform.ts';
-import { classifyBroadcastError } from './broadcast-errors.ts';
+import { forgetContractCode } from '../contracts/contract-code.ts';
 import { BroadcastMarks } from './broadcast-marks.ts';
 import { CanonicalChain } from './canonical-chain.ts';
+import { listSendersToReconcile } from './chain-recovery.repository.ts';
+import { recoverSender } from './chain-recovery.ts';
 import { ConfirmationTracker, type RevertDecoder } from './confirmation-tracker.ts';
-import { errorCodes } from './engine-errors.ts';
 import { bumpedFees, FeeOracle } from './fee-oracle.ts';
 import { GroupCommit } from './group-commit.ts';
-import { claimGap, ensureNonceRow, listOldGaps } from './nonce-allocator.ts';
-import { Signers } from './signers.ts';
+import { claimGap, ensureNonceRow, listOldGaps } from './nonces.repository.ts';
+import { rebroadcast } from './rebroadcast.ts';
 import {
   type SigningItem,
   type SubmitTransactionParameters,
@@ -17,14 +19,11 @@ import {
   submitTransaction,
 } from './submit-transaction.ts';
 import type { TransactionRow } from './transaction-record.ts';
-import type { SignedFields } from './transactions.repository.ts';
 import {
-  failSignedTransaction,
   listTransactionsToCheck,
-  markBroadcast,
-  recordDeployedContract,
   reopenMinedFrom,
   replaceCurrentAttempt,
+  type SignedFields,
 } from './transactions.repository.ts';
 
 export type TxEngineOptions = {
@@ -34,6 +33,8 @@ export type TxEngineOptions = {
   stuckAfterMs?: number;
   /** A nonce gap older than this is filled with a zero-value self-transfer. */
   gapFillAfterMs?: number;
+  /** How often the active senders' stored nonces are compared with the chain's (recovery). */
+  reconcileEveryMs?: number;
   decodeRevert: RevertDecoder;
 };
 
@@ -44,13 +45,16 @@ export type TxEngineOptions = {
  */
 export class TxEngine {
   readonly fees = new FeeOracle();
-  readonly signers: Signers;
+  readonly signers: EvmSigners;
   readonly #trackers = new Map<number, ConfirmationTracker>();
   readonly #canonical = new Map<number, CanonicalChain>();
   readonly #nonceRows = new Set<string>();
   /** Per network: when each open record's receipt was last looked up one by one. */
   readonly #lastChecked = new Map<number, Map<string, number>>();
   readonly #timers: NodeJS.Timeout[] = [];
+  /** Per network: the highest head seen, and when the senders were last reconciled with the chain. */
+  readonly #lastHead = new Map<number, bigint>();
+  readonly #lastReconciled = new Map<number, number>();
   #stopped = false;
   #startedAt = Date.now();
 
@@ -58,7 +62,7 @@ export class TxEngine {
     private readonly platform: Platform,
     private readonly options: TxEngineOptions,
   ) {
-    this.signers = new Signers(platform);
+    this.signers = new EvmSigners(platform.db, platform.vault);
     this.#signing = new GroupCommit(platform.db, signAndStoreGroup);
     this.#marks = new BroadcastMarks(platform.db);
   }
@@ -89,9 +93,7 @@ export class TxEngine {
   start(): void {
     this.#startedAt = Date.now();
     for (const network of this.platform.evm.all()) {
-      const tracker = new ConfirmationTracker(this.platform.db, network, this.options.decodeRevert, (row) =>
-        this.#recordContract(row),
-      );
+      const tracker = new ConfirmationTracker(this.platform.db, network, this.options.decodeRevert);
       this.#trackers.set(network.chainId, tracker);
       const interval = this.options.pollIntervalMs ?? (network.hasDevnetFaucet ? 200 : 2000);
       let running = false;
@@ -119,18 +121,6 @@ export class TxEngine {
     for (const timer of this.#timers) clearInterval(timer);
   }
 
-  async #recordContract(row: TransactionRow): Promise<void> {
-    if (!row.contract_address || row.spec_id === null) return;
-    await recordDeployedContract(this.platform.db, {
-      chainId: row.chain_id,
-      address: row.contract_address,
-      applicationId: row.application_id,
-      specId: row.spec_id,
-      alias: null,
-      transactionId: row.id,
-    });
-  }
-
   async #tick(network: EvmNetwork, tracker: ConfirmationTracker, first: boolean): Promise<void> {
     const head = await network.client.getBlockNumber({ cacheTime: 0 });
     let canonical = this.#canonical.get(network.chainId);
@@ -139,12 +129,24 @@ export class TxEngine {
       this.#canonical.set(network.chainId, canonical);
     }
     const forkPoint = await canonical.follow(head);
+    let chainForgot = false;
     if (forkPoint !== undefined) {
       const reopened = await reopenMinedFrom(this.platform.db, network.chainId, forkPoint);
       tracker.rescanFrom(forkPoint);
+      chainForgot = true;
       this.platform.logger.warn({ chainId: network.chainId, forkPoint, reopened }, 'reorg: blocks replaced');
     }
+    const lastHead = this.#lastHead.get(network.chainId);
+    if (lastHead !== undefined && head < lastHead) {
+      // The chain went back (a node restored from a snapshot): what it lost is found by the nonces.
+      tracker.rescanFrom(head + 1n);
+      chainForgot = true;
+      this.platform.logger.warn({ chainId: network.chainId, head, lastHead }, 'the chain went back');
+    }
+    if (lastHead === undefined || head > lastHead) this.#lastHead.set(network.chainId, head);
+    else if (chainForgot) this.#lastHead.set(network.chainId, head);
     await tracker.scanNewBlocks(head);
+    await this.#reconcile(network, tracker, first || chainForgot);
     const recheckMs = network.hasDevnetFaucet ? 3_000 : 15_000;
     const openRows = await listTransactionsToCheck(this.platform.db, network.chainId, {
       insertedQuietMs: recheckMs,
@@ -190,40 +192,36 @@ export class TxEngine {
     await this.#fillGaps(network);
   }
 
-  async #rebroadcast(network: EvmNetwork, row: TransactionRow): Promise<void> {
-    if (!row.raw_tx) return;
-    try {
-      await network.client.request({ method: 'eth_sendRawTransaction', params: [row.raw_tx] });
-      await markBroadcast(this.platform.db, row.id, true);
-    } catch (error) {
-      const outcome = classifyBroadcastError(error);
-      // Counted as an attempt either way, so a refused rebroadcast is retried every few seconds, not every tick.
-      await markBroadcast(this.platform.db, row.id, outcome.kind === 'accepted');
-      if (outcome.kind !== 'accepted') {
-        this.platform.logger.warn({ chainId: network.chainId, id: row.id, outcome }, 'rebroadcast refused');
-      }
-      if (outcome.kind === 'insufficientFunds' && row.state === 'signed') {
-        await failSignedTransaction(this.platform.db, row, {
-          code: errorCodes.insufficientFunds,
-          message: outcome.message,
-        });
-      } else if (outcome.kind === 'nonceTooLow') {
-        // Its nonce is used on chain; the receipt check above found none of its hashes, so another
-        // transaction took it. Re-checked next tick before giving up.
-        const head = await network.client.getBlockNumber({ cacheTime: 0 });
-        const tracker = this.#trackers.get(network.chainId);
-        if (tracker && !(await tracker.checkRecord(row, head))) {
-          await failSignedTransaction(
-            this.platform.db,
-            { ...row, nonce: null },
-            {
-              code: errorCodes.nonceConflict,
-              message: `nonce ${row.nonce} was used by another transaction`,
-            },
-          );
-        }
+  /**
+   * Compares the senders' stored nonces with the chain's and puts back what the chain lost: every
+   * sender at start and after the chain went back or reorged, the recently active ones periodically.
+   */
+  async #reconcile(network: EvmNetwork, tracker: ConfirmationTracker, everyone: boolean): Promise<void> {
+    const now = Date.now();
+    const every = this.options.reconcileEveryMs ?? (network.hasDevnetFaucet ? 5_000 : 60_000);
+    const last = this.#lastReconciled.get(network.chainId);
+    if (!everyone && last !== undefined && now - last < every) return;
+    this.#lastReconciled.set(network.chainId, now);
+    if (everyone) forgetContractCode(network.chainId);
+    const since = everyone ? undefined : new Date(now - 24 * 3600_000);
+    const context = { db: this.platform.db, tracker, logger: this.platform.logger };
+    for (const sender of await listSendersToReconcile(this.platform.db, network.chainId, since)) {
+      if (this.#stopped) return;
+      const result = await recoverSender(context, network, sender.address, BigInt(sender.next_nonce));
+      if (result.reopened + result.failed + result.gaps > 0) {
+        forgetContractCode(network.chainId);
+        this.platform.logger.warn(
+          { chainId: network.chainId, sender: sender.address, ...result },
+          'recovered transactions the chain had lost',
+        );
       }
     }
+  }
+
+  async #rebroadcast(network: EvmNetwork, row: TransactionRow): Promise<void> {
+    const tracker = this.#trackers.get(network.chainId);
+    if (!tracker) return;
+    await rebroadcast({ db: this.platform.db, tracker, logger: this.platform.logger }, network, row);
   }
 
   /** Re-signs a stuck transaction with the same nonce and fees raised above the node's replacement minimum. */

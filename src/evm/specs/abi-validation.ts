@@ -1,5 +1,5 @@
 import type { Abi } from 'viem';
-import { BadRequestError } from '../../platform/http/gateway-error.ts';
+import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 
 const itemTypes = new Set(['function', 'constructor', 'event', 'error', 'fallback', 'receive']);
 const arraySuffix = /^(\[\d*\])*$/;
@@ -16,22 +16,21 @@ function isElementaryType(type: string): boolean {
 
 function validateParameters(parameters: unknown, where: string): void {
   if (parameters === undefined) return;
-  if (!Array.isArray(parameters))
-    throw new BadRequestError(`${where} must be an array`, 'CG_ERR_INVALID_ABI');
+  if (!Array.isArray(parameters)) throw new ChaingateError('CG_ERR_INVALID_ABI', `${where} must be an array`);
   parameters.forEach((parameter, index) => {
     const path = `${where}[${index}]`;
     const type = (parameter as { type?: unknown })?.type;
     if (typeof type !== 'string')
-      throw new BadRequestError(`${path}.type must be a string`, 'CG_ERR_INVALID_ABI');
+      throw new ChaingateError('CG_ERR_INVALID_ABI', `${path}.type must be a string`);
     if (type.startsWith('tuple')) {
       if (!arraySuffix.test(type.slice('tuple'.length))) {
-        throw new BadRequestError(`${path}.type '${type}' is not a valid tuple type`, 'CG_ERR_INVALID_ABI');
+        throw new ChaingateError('CG_ERR_INVALID_ABI', `${path}.type '${type}' is not a valid tuple type`);
       }
       validateParameters((parameter as { components?: unknown }).components ?? null, `${path}.components`);
       return;
     }
     if (!isElementaryType(type)) {
-      throw new BadRequestError(`${path}.type '${type}' is not a Solidity ABI type`, 'CG_ERR_INVALID_ABI');
+      throw new ChaingateError('CG_ERR_INVALID_ABI', `${path}.type '${type}' is not a Solidity ABI type`);
     }
   });
 }
@@ -39,14 +38,14 @@ function validateParameters(parameters: unknown, where: string): void {
 /** Checks that an uploaded ABI is a JSON ABI viem can encode against, naming the first bad item. */
 export function validateAbi(abi: unknown, field = 'abi'): Abi {
   if (!Array.isArray(abi) || abi.length === 0) {
-    throw new BadRequestError(`${field} must be a non-empty JSON array`, 'CG_ERR_INVALID_ABI');
+    throw new ChaingateError('CG_ERR_INVALID_ABI', `${field} must be a non-empty JSON array`);
   }
   abi.forEach((item, index) => {
     const type = (item as { type?: unknown })?.type;
     if (typeof item !== 'object' || item === null || typeof type !== 'string' || !itemTypes.has(type)) {
-      throw new BadRequestError(
-        `${field}[${index}].type must be one of ${[...itemTypes].join(', ')}`,
+      throw new ChaingateError(
         'CG_ERR_INVALID_ABI',
+        `${field}[${index}].type must be one of ${[...itemTypes].join(', ')}`,
       );
     }
     const name = (item as { name?: unknown }).name;
@@ -54,7 +53,7 @@ export function validateAbi(abi: unknown, field = 'abi'): Abi {
       (type === 'function' || type === 'event' || type === 'error') &&
       (typeof name !== 'string' || !name)
     ) {
-      throw new BadRequestError(`${field}[${index}].name is required for a ${type}`, 'CG_ERR_INVALID_ABI');
+      throw new ChaingateError('CG_ERR_INVALID_ABI', `${field}[${index}].name is required for a ${type}`);
     }
     validateParameters((item as { inputs?: unknown }).inputs, `${field}[${index}].inputs`);
     validateParameters((item as { outputs?: unknown }).outputs, `${field}[${index}].outputs`);

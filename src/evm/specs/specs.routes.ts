@@ -3,9 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { applicationOf } from '../../applications/application-auth.ts';
 import { errorResponses } from '../../platform/http/error-body.ts';
-import { BadRequestError, ForbiddenError } from '../../platform/http/gateway-error.ts';
-import { validateAbi } from './abi-validation.ts';
-import { insertOwnedSpec, listVisibleSpecs } from './contract-specs.repository.ts';
+import { SpecIdField } from '../request-fields.ts';
+import { getSpec, listSpecs, uploadSpec } from '../services/contract-specs.ts';
 
 const ContractSpec = Type.Object({
   id: Type.Integer(),
@@ -30,35 +29,66 @@ const UploadSpecBody = Type.Object({
   ),
 });
 
+const SpecDetail = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  description: Type.String(),
+  owned: Type.Boolean(),
+  shared: Type.Boolean(),
+  audited: Type.Boolean(),
+  deployable: Type.Boolean({ description: 'true when the spec has creation bytecode' }),
+  constructor: Type.Object({
+    signature: Type.String({
+      description: 'e.g. `constructor(string name, string symbol, uint256 initialSupply)`',
+    }),
+    inputs: Type.Array(Type.Object({ name: Type.String(), type: Type.String() })),
+  }),
+  functions: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      signature: Type.String({ description: 'canonical, usable as `method` for an overload' }),
+      readable: Type.String({ description: 'with parameter names' }),
+      stateMutability: Type.String({ description: '`view`/`pure` are read with transact/view' }),
+      outputs: Type.Array(Type.String()),
+    }),
+  ),
+  events: Type.Array(Type.Object({ name: Type.String(), signature: Type.String(), readable: Type.String() })),
+  abi: Type.Array(Type.Unknown()),
+});
+
 export async function specsRoutes(scope: FastifyInstance): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['evm: info'];
 
   app.get(
-    '/core/v1/evm/info/specs',
+    '/info/specs',
     {
       schema: {
         tags,
         summary: 'List contract specs: the shared standard contracts and the caller’s own',
-        response: { 200: Type.Array(ContractSpec), ...errorResponses(400, 401) },
+        response: { 200: Type.Array(ContractSpec), ...errorResponses([]) },
       },
     },
-    async (request) => {
-      const application = applicationOf(request);
-      const rows = await listVisibleSpecs(app.platform.db, application.id);
-      return rows.map((row) => ({
-        id: row.id,
-        name: row.name,
-        description: row.description,
-        owned: row.owner_application_id === application.id,
-        shared: row.shared,
-        audited: row.audited,
-      }));
+    async (request) => listSpecs(app.evm, { application: applicationOf(request) }),
+  );
+
+  app.get(
+    '/info/specs/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One contract spec with its ABI, constructor and the signatures of its functions and events',
+        description:
+          'Beyond the spec: shows what to pass as `params` to deploy and call it. Another application’s spec is 404.',
+        params: Type.Object({ id: SpecIdField() }),
+        response: { 200: SpecDetail, ...errorResponses(['CG_ERR_NOT_FOUND']) },
+      },
     },
+    async (request) => getSpec(app.evm, { application: applicationOf(request), id: request.params.id }),
   );
 
   app.post(
-    '/core/v1/evm/info/specs',
+    '/info/specs',
     {
       schema: {
         tags,
@@ -67,29 +97,14 @@ export async function specsRoutes(scope: FastifyInstance): Promise<void> {
           'Stores an ABI (and optionally creation bytecode, to deploy it) for the calling application. ' +
           'Free plans get 403. An ABI that is not a valid JSON ABI gets 400 naming the bad item.',
         body: UploadSpecBody,
-        response: { 201: Type.Object({ id: Type.Integer() }), ...errorResponses(400, 401, 403) },
+        response: {
+          201: Type.Object({ id: Type.Integer() }),
+          ...errorResponses(['CG_ERR_PLAN_FORBIDS', 'CG_ERR_INVALID_ABI']),
+        },
       },
     },
     async (request, reply) => {
-      const application = applicationOf(request);
-      if (application.plan !== 'premium') {
-        throw new ForbiddenError('uploading contract specs needs a premium plan', 'CG_ERR_PLAN_FORBIDS');
-      }
-      let abi: unknown = request.body.abi;
-      if (typeof abi === 'string') {
-        try {
-          abi = JSON.parse(abi);
-        } catch {
-          throw new BadRequestError('abi is a string but not valid JSON', 'CG_ERR_INVALID_ABI');
-        }
-      }
-      const id = await insertOwnedSpec(app.platform.db, {
-        applicationId: application.id,
-        name: request.body.name,
-        description: request.body.description ?? '',
-        abi: validateAbi(abi),
-        bytecode: request.body.bytecode ?? null,
-      });
+      const id = await uploadSpec(app.evm, { application: applicationOf(request), ...request.body });
       return reply.status(201).send({ id });
     },
   );

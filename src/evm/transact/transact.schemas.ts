@@ -8,7 +8,7 @@ import {
   ParamsField,
   SpecIdField,
   UintField,
-} from '../shared/request-fields.ts';
+} from '../request-fields.ts';
 
 const sendOptions = {
   gasLimit: Type.Optional(

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configuredNetwork } from '../chains/evm-networks.ts';
+import { configuredNetwork } from '../networks/evm-networks.ts';
 import { loadConfig } from './config.ts';
 import { ConfigError } from './config-file.ts';
 

@@ -1,19 +1,43 @@
 import { Type } from 'typebox';
+import { type ErrorCode, errorCodes } from '../errors/codes.ts';
 
-/** The body of every error answer, as Fastify itself shapes it. */
-export const ErrorBody = Type.Object(
-  {
-    statusCode: Type.Integer(),
-    code: Type.String({ description: 'Stable machine-readable code, e.g. CG_ERR_BAD_REQUEST' }),
-    error: Type.String({ description: 'HTTP reason phrase' }),
-    message: Type.String({ description: 'Human-readable reason; names the offending field on 400' }),
-  },
-  { title: 'Error' },
-);
+/** Codes any endpoint can answer, whatever it does: request parsing, credentials, a failed store. */
+const requestCodes: ErrorCode[] = [
+  'CG_ERR_VALIDATION',
+  'CG_ERR_INVALID_JSON',
+  'CG_ERR_BAD_REQUEST',
+  'CG_ERR_BODY_TOO_LARGE',
+  'CG_ERR_UNSUPPORTED_MEDIA_TYPE',
+  'CG_ERR_STARTING',
+  'CG_ERR_DEPENDENCY',
+];
 
-/** Response schemas for the error statuses a route can answer. */
-export function errorResponses(...statuses: number[]): Record<number, typeof ErrorBody> {
-  const out: Record<number, typeof ErrorBody> = {};
-  for (const status of statuses) out[status] = ErrorBody;
+function errorBodySchema(codes: ErrorCode[]) {
+  return Type.Object(
+    {
+      statusCode: Type.Integer(),
+      code: Type.String({ enum: codes, description: 'stable machine-readable code' }),
+      error: Type.String({ description: 'HTTP reason phrase' }),
+      message: Type.String({ description: 'human-readable reason; names the offending field on 400' }),
+    },
+    { description: codes.map((code) => `\`${code}\`: ${errorCodes[code].meaning}`).join('\n\n') },
+  );
+}
+
+/**
+ * Response schemas for the error codes a route can answer, grouped by the status the table gives
+ * them, each status described with its codes and their meanings. `credentials: false` for the
+ * endpoints that need none (the gateway, the wallet page's API).
+ */
+export function errorResponses(codes: ErrorCode[], options: { credentials?: boolean } = {}) {
+  const all = new Set<ErrorCode>([...requestCodes, ...codes]);
+  if (options.credentials !== false) all.add('CG_ERR_UNAUTHORIZED');
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of all) {
+    const status = errorCodes[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<number, ReturnType<typeof errorBodySchema>> = {};
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) out[status] = errorBodySchema(list);
   return out;
 }

@@ -1,10 +1,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { GatewayError } from './gateway-error.ts';
+import { ChaingateError, quote } from '../errors/chaingate-error.ts';
+import { type ErrorCode, errorCodes } from '../errors/codes.ts';
 
-type ErrorAnswer = { statusCode: number; code: string; message: string };
+type ErrorAnswer = { code: ErrorCode; message: string };
 
+/** Codes of the database and the network stack that mean "a dependency is down", not a bug. */
 const connectionErrorCodes = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -18,6 +20,20 @@ const connectionErrorCodes = new Set([
   '08006',
 ]);
 
+/** Fastify's own request errors, answered with the project's codes. */
+const fastifyCodes: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'CG_ERR_INVALID_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'CG_ERR_INVALID_JSON',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'CG_ERR_BODY_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'CG_ERR_UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'CG_ERR_BAD_REQUEST',
+  FST_ERR_CTP_INVALID_TYPE: 'CG_ERR_UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_MAX_PARAM_LENGTH: 'CG_ERR_URL_TOO_LONG',
+  FST_ERR_BAD_URL: 'CG_ERR_BAD_REQUEST',
+  FST_ERR_ASYNC_CONSTRAINT: 'CG_ERR_BAD_REQUEST',
+  FST_ERR_VALIDATION: 'CG_ERR_VALIDATION',
+};
+
 function validationMessage(error: FastifyError): string {
   const first = error.validation?.[0] as
     | { instancePath?: string; message?: string; params?: Record<string, unknown> }
@@ -26,68 +42,85 @@ function validationMessage(error: FastifyError): string {
   const context = error.validationContext ?? 'body';
   const missing = first.params?.requiredProperties ?? first.params?.missingProperty;
   const path = (first.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
-  if (missing) {
-    const name = Array.isArray(missing) ? missing.join(', ') : String(missing);
-    return `${context}${path ? `.${path}` : ''}: missing required field '${name}'`;
-  }
+  const where = `${context}${path ? `.${path}` : ''}`;
+  if (missing)
+    return `${where}: missing required field '${Array.isArray(missing) ? missing.join(', ') : String(missing)}'`;
   const additional = first.params?.additionalProperty;
-  if (additional) return `${context}${path ? `.${path}` : ''}: unknown field '${String(additional)}'`;
-  return `${context}${path ? `.${path}` : ''} ${first.message ?? 'is invalid'}`;
+  if (additional !== undefined) return `${where}: unknown field '${quote(additional)}'`;
+  return `${where} ${first.message ?? 'is invalid'}`;
 }
 
-/** Maps every error to `{ statusCode, code, error, message }`; details go to the log only. */
+/** A node call that failed at the transport (no answer, a timeout), anywhere in the cause chain. */
+function isNodeTransportFailure(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 16; depth++) {
+    const name = (current as { name?: string }).name;
+    if (name === 'RpcTransportError' || name === 'HttpRequestError' || name === 'TimeoutError') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** Maps every error to a code of the table and a short message; details go to the log only. */
 export function toErrorAnswer(error: unknown): ErrorAnswer {
-  if (error instanceof GatewayError) {
-    return { statusCode: error.statusCode, code: error.code, message: error.shortMessage };
+  if (error instanceof ChaingateError) return { code: error.code, message: error.shortMessage };
+  if (isNodeTransportFailure(error)) {
+    return { code: 'ERROR_NODE_UNREACHABLE', message: 'the network node did not answer in time' };
   }
   const fastifyError = error as FastifyError & { code?: string };
-  if (fastifyError?.validation) {
-    return { statusCode: 400, code: 'CG_ERR_VALIDATION', message: validationMessage(fastifyError) };
+  if (fastifyError?.validation)
+    return { code: 'CG_ERR_VALIDATION', message: validationMessage(fastifyError) };
+  const code = fastifyError?.code;
+  if (code && code in fastifyCodes) {
+    const mapped = fastifyCodes[code] as ErrorCode;
+    const message =
+      mapped === 'CG_ERR_BODY_TOO_LARGE'
+        ? 'request body too large'
+        : mapped === 'CG_ERR_UNSUPPORTED_MEDIA_TYPE'
+          ? `unsupported content type: send JSON (${quote(fastifyError.message)})`
+          : fastifyError.message;
+    return { code: mapped, message };
   }
-  if (fastifyError?.code && connectionErrorCodes.has(fastifyError.code)) {
-    return { statusCode: 503, code: 'CG_ERR_DEPENDENCY', message: 'a dependency is unreachable' };
+  if (code && connectionErrorCodes.has(code)) {
+    return { code: 'CG_ERR_DEPENDENCY', message: 'a dependency is unreachable' };
   }
-  if (fastifyError?.code === '23505') {
-    return { statusCode: 409, code: 'CG_ERR_CONFLICT', message: 'the record already exists' };
-  }
+  if (code === '23505') return { code: 'CG_ERR_CONFLICT', message: 'the record already exists' };
   const status = fastifyError?.statusCode;
-  if (status && status >= 400 && status < 500) {
-    return {
-      statusCode: status,
-      code: fastifyError.code ?? 'CG_ERR_BAD_REQUEST',
-      message: fastifyError.message,
-    };
-  }
-  return { statusCode: 500, code: 'CG_ERR_INTERNAL', message: 'internal error' };
+  if (status === 413) return { code: 'CG_ERR_BODY_TOO_LARGE', message: 'request body too large' };
+  if (status === 415) return { code: 'CG_ERR_UNSUPPORTED_MEDIA_TYPE', message: 'unsupported content type' };
+  if (status && status >= 400 && status < 500)
+    return { code: 'CG_ERR_BAD_REQUEST', message: quote(fastifyError.message) };
+  return { code: 'CG_ERR_INTERNAL', message: 'internal error' };
+}
+
+/** The body every error leaves as: Fastify's shape with one of the project's codes. */
+export function errorBody(code: ErrorCode, message: string) {
+  const statusCode = errorCodes[code].status;
+  return { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error, request, reply) => {
       const answer = toErrorAnswer(error);
-      if (answer.statusCode >= 500 && !(error instanceof GatewayError))
-        request.log.error({ err: error }, 'request failed');
-      else if (answer.statusCode >= 500)
-        request.log.warn({ code: answer.code, reason: answer.message }, 'dependency or customer error');
-      else
-        request.log.info(
-          { err: { message: (error as Error).message, code: answer.code } },
-          'request refused',
-        );
-      return reply.status(answer.statusCode).send({
-        statusCode: answer.statusCode,
-        code: answer.code,
-        error: STATUS_CODES[answer.statusCode] ?? 'Error',
-        message: answer.message,
-      });
+      const body = errorBody(answer.code, answer.message);
+      if (answer.code === 'CG_ERR_INTERNAL') request.log.error({ err: error }, 'request failed');
+      else if (body.statusCode >= 500)
+        request.log.warn({ code: answer.code, reason: answer.message }, 'dependency failed');
+      else request.log.info({ code: answer.code, reason: answer.message }, 'request refused');
+      // A body the server did not read to its end would be parsed as the next request: close instead.
+      if (answer.code === 'CG_ERR_BODY_TOO_LARGE') reply.header('connection', 'close');
+      return reply.status(body.statusCode).send(body);
     });
     app.setNotFoundHandler((request, reply) =>
-      reply.status(404).send({
-        statusCode: 404,
-        code: 'CG_ERR_ROUTE_NOT_FOUND',
-        error: 'Not Found',
-        message: `no route ${request.method} ${request.url.split('?')[0]}`,
-      }),
+      reply
+        .status(404)
+        .send(
+          errorBody(
+            'CG_ERR_ROUTE_NOT_FOUND',
+            `no route ${request.method} ${quote(request.url.split('?')[0])}`,
+          ),
+        ),
     );
   },
   { name: 'chaingate-error-handler', fastify: '5.x' },

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import { BadRequestError } from './gateway-error.ts';
+import { ChaingateError } from '../errors/chaingate-error.ts';
 
 const MAX_GET_BODY = 1024 * 1024;
 
@@ -12,7 +12,7 @@ async function readGetBody(request: FastifyRequest): Promise<Record<string, unkn
   let size = 0;
   for await (const chunk of request.raw) {
     size += (chunk as Buffer).length;
-    if (size > MAX_GET_BODY) throw new BadRequestError('request body too large');
+    if (size > MAX_GET_BODY) throw new ChaingateError('CG_ERR_BODY_TOO_LARGE', 'request body too large');
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8').trim();
@@ -20,12 +20,12 @@ async function readGetBody(request: FastifyRequest): Promise<Record<string, unkn
   try {
     const parsed = JSON.parse(text) as unknown;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new BadRequestError('request body must be a JSON object');
+      throw new ChaingateError('CG_ERR_BAD_REQUEST', 'request body must be a JSON object');
     }
     return parsed as Record<string, unknown>;
   } catch (error) {
-    if (error instanceof BadRequestError) throw error;
-    throw new BadRequestError('request body is not valid JSON');
+    if (error instanceof ChaingateError) throw error;
+    throw new ChaingateError('CG_ERR_INVALID_JSON', 'request body is not valid JSON');
   }
 }
 
@@ -46,7 +46,7 @@ function parseJsonArrays(input: Record<string, unknown>): void {
       try {
         input[key] = JSON.parse(value);
       } catch {
-        throw new BadRequestError(`querystring.${key} is not a valid JSON array`);
+        throw new ChaingateError('CG_ERR_BAD_REQUEST', `querystring.${key} is not a valid JSON array`);
       }
     }
   }
@@ -90,7 +90,7 @@ export function readRoute<Input extends TSchema>(
     preValidation: async (request) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       if (typeof body !== 'object' || Array.isArray(body))
-        throw new BadRequestError('request body must be a JSON object');
+        throw new ChaingateError('CG_ERR_BAD_REQUEST', 'request body must be a JSON object');
       applyAliases(body, aliases);
       request.body = body;
     },

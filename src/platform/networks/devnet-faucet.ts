@@ -21,3 +21,25 @@ export async function fundFromFaucet(
   });
   return true;
 }
+
+/**
+ * Funds a new account on every network whose faucet the service drives (new senders and custodied
+ * wallets). A failure is logged, not thrown: the account exists either way and can be funded later.
+ */
+export async function fundOnDevnets(
+  networks: { all(): EvmNetwork[] },
+  logger: { warn(object: object, message: string): void },
+  address: Address,
+): Promise<void> {
+  for (const network of networks.all()) {
+    if (!network.hasDevnetFaucet) continue;
+    try {
+      await fundFromFaucet(network, address);
+    } catch (error) {
+      logger.warn(
+        { chainId: network.chainId, address, err: (error as Error).message },
+        'faucet funding failed',
+      );
+    }
+  }
+}

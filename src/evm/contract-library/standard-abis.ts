@@ -1,5 +1,5 @@
 import type { Abi } from 'viem';
-import { loadStandardContracts } from '../contract-library/standard-contracts.ts';
+import { loadStandardContracts } from './standard-contracts.ts';
 
 let cached: Abi[] | undefined;
 

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { SendOptions } from './services/send-transaction.ts';
 
 /** An EVM address: 0x and 40 hex digits (checksum verified where it is used). */
 export const AddressField = (description?: string) =>
@@ -42,4 +43,23 @@ export const aliasNote =
 
 export function toBigInt(value: number | string | undefined): bigint | undefined {
   return value === undefined ? undefined : BigInt(value);
+}
+
+/** The spec's sending fields of a request, as the sending service takes them. */
+export function sendOptionsOf(body: {
+  gasLimit?: number | string | undefined;
+  useGasEstimation?: boolean | undefined;
+  gasPrice?: number | undefined;
+  priorityFee?: number | undefined;
+  nonce?: number | undefined;
+  myReference?: string | undefined;
+}): SendOptions {
+  return {
+    gasLimit: toBigInt(body.gasLimit),
+    useGasEstimation: body.useGasEstimation,
+    gasPriceGwei: body.gasPrice,
+    priorityFeeGwei: body.priorityFee,
+    nonce: body.nonce,
+    myReference: body.myReference,
+  };
 }

@@ -1,6 +1,6 @@
 import type { Application } from '../../applications/applications.service.ts';
-import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
-import { BadRequestError, ForbiddenError } from '../../platform/http/gateway-error.ts';
+import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
+import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import type { Platform } from '../../platform/platform.ts';
 
 /** The network an application asks for: unknown → 400, a main network on a free plan → 403. */
@@ -11,11 +11,11 @@ export function networkFor(
   field = 'blockchainNetwork',
 ): EvmNetwork {
   const network = platform.evm.get(chainId);
-  if (!network) throw new BadRequestError(`${field}: unknown network ${chainId}`, 'CG_ERR_UNKNOWN_NETWORK');
+  if (!network) throw new ChaingateError('CG_ERR_UNKNOWN_NETWORK', `${field}: unknown network ${chainId}`);
   if (network.isMainnet && application.plan !== 'premium') {
-    throw new ForbiddenError(
-      `${field}: network ${chainId} is a main network; a free plan uses test networks only`,
+    throw new ChaingateError(
       'CG_ERR_PLAN_FORBIDS',
+      `${field}: network ${chainId} is a main network; a free plan uses test networks only`,
     );
   }
   return network;

@@ -1,5 +1,5 @@
-import type { Queryable } from '../platform/db/database.ts';
-import type { SealedSecret } from '../platform/vault/key-vault.ts';
+import type { Queryable } from '../db/database.ts';
+import type { SealedSecret } from './key-vault.ts';
 
 export type EvmAccountKind = 'sender' | 'custodied';
 
@@ -71,5 +71,15 @@ export async function findDefaultSender(
     'SELECT * FROM evm_accounts WHERE application_id = $1 AND is_default',
     [applicationId],
   );
+  return rows[0];
+}
+
+export async function findAccountByAddress(
+  db: Queryable,
+  address: string,
+): Promise<EvmAccountRow | undefined> {
+  const rows = await db.query<EvmAccountRow>('SELECT * FROM evm_accounts WHERE address = $1', [
+    address.toLowerCase(),
+  ]);
   return rows[0];
 }

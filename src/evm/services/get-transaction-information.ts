@@ -1,9 +1,17 @@
 import type { Abi, Hex } from 'viem';
-import type { EvmNetwork } from '../../platform/chains/evm-networks.ts';
+import type { Application } from '../../applications/applications.service.ts';
+import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
+import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { decodeCallInput, decodeConstructorArgs } from '../abi/decode-call-input.ts';
 import { decodeReceiptLogs } from '../abi/decode-logs.ts';
 import { toJsonValue } from '../abi/to-json-value.ts';
+import { loadStandardContracts } from '../contract-library/standard-contracts.ts';
+import { resolveSpec } from '../contracts/contract-abi.ts';
+import { findDeployedContract } from '../contracts/evm-contracts.repository.ts';
 import type { TransactionRow } from '../engine/transaction-record.ts';
+import { findApplicationTransactionByHash } from '../engine/transactions.repository.ts';
+import type { EvmContext } from './evm-context.ts';
+import { networkFor } from './resolve-network.ts';
 
 type InputData = {
   function: string;
@@ -28,11 +36,55 @@ function decodeInput(abis: Abi[], input: Hex, isDeploy: boolean, bytecodes: Arra
   return null;
 }
 
+export type GetTransactionInformationParameters = {
+  application: Application;
+  chainId: number;
+  txHash: Hex;
+  contractSpecsId?: number | undefined;
+};
+
 /**
- * The spec's transaction information, read from the chain; input and logs decoded with every ABI
- * that may apply (the given spec, the spec it was sent or deployed with, the standard contracts).
+ * The spec's transaction information, read from the chain; input and logs decoded with every ABI the
+ * caller may use that can apply: the given spec, the spec it sent or deployed with through chaingate,
+ * the spec of the contract it called when the caller can see it, and the standard contracts.
  */
-export async function readTransactionInformation(
+export async function getTransactionInformation(
+  context: EvmContext,
+  parameters: GetTransactionInformationParameters,
+) {
+  const { db } = context.platform;
+  const { application } = parameters;
+  const network = networkFor(context.platform, application, parameters.chainId, 'network');
+  const hash = parameters.txHash.toLowerCase() as Hex;
+  const record = await findApplicationTransactionByHash(db, application.id, network.chainId, hash);
+  const abis: Abi[] = [];
+  const bytecodes: Array<Hex | null> = [];
+  const addSpec = async (id: number) => {
+    const { spec, abi } = await resolveSpec(db, application.id, id);
+    abis.push(abi);
+    bytecodes.push((spec.bytecode as Hex | null) ?? null);
+  };
+  if (parameters.contractSpecsId !== undefined) await addSpec(parameters.contractSpecsId);
+  if (record?.spec_id) await addSpec(record.spec_id).catch(() => {});
+  if (record?.to_address) {
+    const deployed = await findDeployedContract(db, network.chainId, record.to_address);
+    if (deployed) await addSpec(deployed.spec_id).catch(() => {});
+  }
+  for (const standard of loadStandardContracts()) {
+    abis.push(standard.abi);
+    bytecodes.push(standard.bytecode);
+  }
+  const info = await readTransactionInformation(network, hash, abis, bytecodes, record);
+  if (!info) {
+    throw new ChaingateError(
+      'CG_ERR_UNKNOWN_TRANSACTION',
+      `transaction ${hash} not found on network ${network.chainId}`,
+    );
+  }
+  return info;
+}
+
+async function readTransactionInformation(
   network: EvmNetwork,
   hash: Hex,
   abis: Abi[],

@@ -107,3 +107,55 @@ export async function claimGap(db: Queryable, gap: NonceGap): Promise<boolean> {
   );
   return rows.length === 1;
 }
+
+/** The live (not failed) record holding a nonce of a sender, locked for the caller's transaction. */
+export async function findLiveNonceHolder(
+  tx: Queryable,
+  chainId: number,
+  sender: string,
+  nonce: bigint,
+): Promise<{ id: string; state: string } | undefined> {
+  const rows = await tx.query<{ id: string; state: string }>(
+    `SELECT id, state FROM evm_transactions WHERE chain_id = $1 AND sender = $2 AND nonce = $3 AND state <> 'error' FOR UPDATE`,
+    [chainId, sender, nonce.toString()],
+  );
+  return rows[0];
+}
+
+/** Takes one given nonce out of the gap pool; false when it is not a gap. */
+export async function takeGap(
+  tx: Queryable,
+  chainId: number,
+  sender: string,
+  nonce: bigint,
+): Promise<boolean> {
+  const rows = await tx.query(
+    'DELETE FROM evm_nonce_gaps WHERE chain_id = $1 AND address = $2 AND nonce = $3 RETURNING nonce',
+    [chainId, sender, nonce.toString()],
+  );
+  return rows.length === 1;
+}
+
+/**
+ * Advances the sender's next nonce past `nonce` if `nonce` is the next one; answers the next nonce as
+ * it was (undefined without a row), so the caller can tell.
+ */
+export async function takeNextNonceIf(
+  tx: Queryable,
+  chainId: number,
+  sender: string,
+  nonce: bigint,
+): Promise<bigint | undefined> {
+  const rows = await tx.query<{ next_nonce: string }>(
+    'SELECT next_nonce FROM evm_nonces WHERE chain_id = $1 AND address = $2 FOR UPDATE',
+    [chainId, sender],
+  );
+  const next = rows[0] ? BigInt(rows[0].next_nonce) : undefined;
+  if (next === nonce) {
+    await tx.query('UPDATE evm_nonces SET next_nonce = next_nonce + 1 WHERE chain_id = $1 AND address = $2', [
+      chainId,
+      sender,
+    ]);
+  }
+  return next;
+}

@@ -1,0 +1,43 @@
+import type { Address, Hex } from 'viem';
+import type { Queryable } from '../../platform/db/database.ts';
+import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
+import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
+import { findDeployedContract } from './evm-contracts.repository.ts';
+
+const MAX_CACHED = 10_000;
+// Code, once there, stays (self-destruct no longer clears it since Cancun); only positive answers are kept.
+const withCode = new Set<string>();
+
+export type ContractPresence = 'deployed' | 'pending';
+
+/**
+ * A call needs code at its address: else it would be mined as a plain call to an empty account,
+ * "confirmed" and doing nothing. A contract this service is still deploying counts too (the deploy
+ * holds an earlier nonce of the same store, so it is mined first), answered as `pending`.
+ */
+export async function ensureContract(
+  db: Queryable,
+  network: EvmNetwork,
+  address: Address,
+): Promise<ContractPresence> {
+  const key = `${network.chainId}:${address.toLowerCase()}`;
+  if (withCode.has(key)) return 'deployed';
+  const code = (await network.client.getCode({ address: address.toLowerCase() as Hex })) ?? '0x';
+  if (code !== '0x') {
+    if (withCode.size >= MAX_CACHED) withCode.clear();
+    withCode.add(key);
+    return 'deployed';
+  }
+  const deploy = await findDeployedContract(db, network.chainId, address);
+  if (deploy && ['signed', 'inserted', 'processing'].includes(deploy.state)) return 'pending';
+  throw new ChaingateError(
+    'CG_ERR_NOT_A_CONTRACT',
+    `contractAddress ${address} holds no contract on network ${network.chainId}`,
+    { context: { address, chainId: network.chainId } },
+  );
+}
+
+/** Forgets what was learnt of a network's code (the chain lost blocks). */
+export function forgetContractCode(chainId: number): void {
+  for (const key of withCode) if (key.startsWith(`${chainId}:`)) withCode.delete(key);
+}

@@ -1,0 +1,49 @@
+import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
+import { addMissingGaps, listLiveFromNonce, reopenMinedFromNonce } from './chain-recovery.repository.ts';
+import { type RebroadcastContext, rebroadcast } from './rebroadcast.ts';
+import { failSignedTransaction } from './transactions.repository.ts';
+
+export type SenderRecovery = { reopened: number; rebroadcast: number; failed: number; gaps: number };
+
+/**
+ * Reconciles one sender's stored transactions with a chain that may have lost blocks (a deep reorg, a
+ * node restored from a snapshot, the devnet restarted from an older state). The chain's nonce says
+ * exactly what it still has: every record from that nonce on is not mined there (and its pending nonce
+ * what its pool holds). Records marked mined
+ * go back to `processing`; everything live from that nonce on is given to the node again from its
+ * stored raw bytes, in nonce order, so hashes and contract addresses stay the same; nonces nobody holds
+ * go to the gaps, which the engine fills. A record the node now refuses for good ends `error`
+ * (ERROR_CHAIN_LOST) and its nonce is filled, so the ones after it still go through.
+ */
+export async function recoverSender(
+  context: RebroadcastContext,
+  network: EvmNetwork,
+  sender: string,
+  storeNextNonce: bigint,
+): Promise<SenderRecovery> {
+  const result: SenderRecovery = { reopened: 0, rebroadcast: 0, failed: 0, gaps: 0 };
+  const address = sender as `0x${string}`;
+  const [chainNonce, poolNonce] = await Promise.all([
+    network.client.getTransactionCount({ address, blockTag: 'latest' }),
+    network.client.getTransactionCount({ address, blockTag: 'pending' }),
+  ]);
+  // The chain and its pool hold every nonce the store handed out: nothing is missing.
+  if (BigInt(chainNonce) >= storeNextNonce || BigInt(poolNonce) >= storeNextNonce) return result;
+  result.reopened = await reopenMinedFromNonce(context.db, network.chainId, sender, chainNonce);
+  result.gaps = await addMissingGaps(context.db, network.chainId, sender, chainNonce);
+  for (const row of await listLiveFromNonce(context.db, network.chainId, sender, chainNonce, poolNonce)) {
+    const outcome = await rebroadcast(context, network, row);
+    if (outcome.kind === 'accepted') result.rebroadcast++;
+    else if (outcome.kind === 'rejected' || outcome.kind === 'insufficientFunds') {
+      await failSignedTransaction(context.db, row, {
+        code: 'ERROR_CHAIN_LOST',
+        message: `the chain lost this transaction and refuses it again: ${outcome.message}`,
+      });
+      result.failed++;
+    } else if (outcome.kind === 'unreachable' || outcome.kind === 'nonceTooHigh') {
+      // The node is away, or wants the nonces before this one (a gap not filled yet): next pass.
+      break;
+    }
+  }
+  return result;
+}

@@ -1,0 +1,61 @@
+import type { Address } from 'viem';
+import type { Database } from '../../platform/db/database.ts';
+import { fundFromFaucet } from '../../platform/networks/devnet-faucet.ts';
+import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
+import { type BroadcastOutcome, classifyBroadcastError } from './broadcast-errors.ts';
+import type { ConfirmationTracker } from './confirmation-tracker.ts';
+import type { TransactionRow } from './transaction-record.ts';
+import { failSignedTransaction, markBroadcast } from './transactions.repository.ts';
+
+export type RebroadcastContext = {
+  db: Database;
+  tracker: ConfirmationTracker;
+  logger: { warn(object: object, message: string): void };
+};
+
+async function send(network: EvmNetwork, rawTx: string): Promise<BroadcastOutcome> {
+  try {
+    await network.client.request({ method: 'eth_sendRawTransaction', params: [rawTx as Address] });
+    return { kind: 'accepted' };
+  } catch (error) {
+    return classifyBroadcastError(error);
+  }
+}
+
+/**
+ * Gives a stored transaction to the node again, from its stored raw bytes (same hash, same contract
+ * address). On a devnet a sender the chain forgot the funding of is funded again first. Answers what
+ * the node said; a refusal is counted as an attempt, so it is retried every few seconds, not every tick.
+ */
+export async function rebroadcast(
+  context: RebroadcastContext,
+  network: EvmNetwork,
+  row: TransactionRow,
+): Promise<BroadcastOutcome> {
+  if (!row.raw_tx) return { kind: 'rejected', message: 'no stored raw transaction' };
+  let outcome = await send(network, row.raw_tx);
+  if (outcome.kind === 'insufficientFunds' && network.hasDevnetFaucet) {
+    await fundFromFaucet(network, row.sender as Address).catch(() => false);
+    outcome = await send(network, row.raw_tx);
+  }
+  await markBroadcast(context.db, row.id, outcome.kind === 'accepted');
+  if (outcome.kind === 'accepted') return outcome;
+  context.logger.warn({ chainId: network.chainId, id: row.id, outcome }, 'rebroadcast refused');
+  if (outcome.kind === 'insufficientFunds' && row.state === 'signed') {
+    await failSignedTransaction(context.db, row, {
+      code: 'ERROR_INSUFICIENT_FUNDS',
+      message: outcome.message,
+    });
+  } else if (outcome.kind === 'nonceTooLow') {
+    // Its nonce is used on chain; unless one of its own hashes holds it, another transaction took it.
+    const head = await network.client.getBlockNumber({ cacheTime: 0 });
+    if (!(await context.tracker.checkRecord(row, head))) {
+      await failSignedTransaction(
+        context.db,
+        { ...row, nonce: null },
+        { code: 'ERROR_NONCE_CONFLICT', message: `nonce ${row.nonce} was used by another transaction` },
+      );
+    }
+  }
+  return outcome;
+}

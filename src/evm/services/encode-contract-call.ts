@@ -1,0 +1,94 @@
+import {
+  type Abi,
+  type AbiFunction,
+  type Address,
+  encodeDeployData,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+} from 'viem';
+import type { Application } from '../../applications/applications.service.ts';
+import { ChaingateError, quote } from '../../platform/errors/chaingate-error.ts';
+import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
+import { coerceParams } from '../abi/coerce-params.ts';
+import { resolveConstructor, resolveFunction } from '../abi/resolve-function.ts';
+import { resolveContractAbi, resolveSpec } from '../contracts/contract-abi.ts';
+import { type ContractPresence, ensureContract } from '../contracts/contract-code.ts';
+import type { ContractSpecRow } from '../specs/contract-specs.repository.ts';
+import type { EvmContext } from './evm-context.ts';
+import { networkFor } from './resolve-network.ts';
+
+/** An address as given by a client, checksummed; a wrong checksum is a 400 naming the field. */
+export function checksumAddress(value: string, field: string): Address {
+  try {
+    return getAddress(value);
+  } catch {
+    throw new ChaingateError(
+      'CG_ERR_VALIDATION',
+      `${field}: '${quote(value)}' has an invalid checksum (send it checksummed or all lower-case)`,
+      { context: { field } },
+    );
+  }
+}
+
+export type ContractCallRequest = {
+  application: Application;
+  chainId: number;
+  contractAddress: string;
+  contractSpecsId?: number | undefined;
+  method: string;
+  params: unknown[];
+};
+
+export type EncodedContractCall = {
+  network: EvmNetwork;
+  contractAddress: Address;
+  spec: ContractSpecRow;
+  abi: Abi;
+  fn: AbiFunction;
+  data: Hex;
+  presence: ContractPresence;
+};
+
+/** Network, ABI, function and calldata of a call (send, view or estimate), each checked. */
+export async function encodeContractCall(
+  context: EvmContext,
+  request: ContractCallRequest,
+): Promise<EncodedContractCall> {
+  const { db } = context.platform;
+  const network = networkFor(context.platform, request.application, request.chainId);
+  const contractAddress = checksumAddress(request.contractAddress, 'contractAddress');
+  const { spec, abi } = await resolveContractAbi(
+    db,
+    request.application.id,
+    network.chainId,
+    contractAddress,
+    request.contractSpecsId,
+  );
+  const fn = resolveFunction(abi, request.method, request.params.length);
+  const args = coerceParams(fn.inputs, request.params, 'params', fn.name);
+  const data = encodeFunctionData({ abi: [fn], functionName: fn.name, args } as never);
+  const presence = await ensureContract(db, network, contractAddress);
+  return { network, contractAddress, spec, abi, fn, data, presence };
+}
+
+export type EncodedDeploy = { network: EvmNetwork; spec: ContractSpecRow; abi: Abi; data: Hex };
+
+/** The creation calldata of a stored spec with its constructor params checked. */
+export async function encodeDeploy(
+  context: EvmContext,
+  request: { application: Application; chainId: number; contractSpecsId: number; params: unknown[] },
+): Promise<EncodedDeploy> {
+  const network = networkFor(context.platform, request.application, request.chainId);
+  const { spec, abi } = await resolveSpec(
+    context.platform.db,
+    request.application.id,
+    request.contractSpecsId,
+  );
+  if (!spec.bytecode) {
+    throw new ChaingateError('CG_ERR_NO_BYTECODE', `contractSpecsId ${spec.id} has no bytecode to deploy`);
+  }
+  const args = coerceParams(resolveConstructor(abi).inputs, request.params, 'params', 'constructor');
+  const data = encodeDeployData({ abi, bytecode: spec.bytecode as Hex, args } as never);
+  return { network, spec, abi, data };
+}

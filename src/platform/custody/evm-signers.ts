@@ -1,0 +1,58 @@
+import type { Address } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import type { Queryable } from '../db/database.ts';
+import { ChaingateError } from '../errors/chaingate-error.ts';
+import {
+  type EvmAccountKind,
+  findAccountByAddress,
+  findApplicationAccount,
+} from './evm-accounts.repository.ts';
+import { unsealEvmAccount } from './evm-keys.ts';
+import type { KeyVault } from './key-vault.ts';
+
+/**
+ * Signing accounts of the applications, decrypted on first use and kept in memory keyed by
+ * (application, address): an address is only ever found for the application that holds it.
+ */
+export class EvmSigners {
+  readonly #cache = new Map<string, PrivateKeyAccount>();
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly vault: KeyVault,
+  ) {}
+
+  /** The key of `address` if the application holds it as one of `kinds`; otherwise nothing is signed. */
+  async forApplication(
+    applicationId: string,
+    address: Address,
+    kinds: readonly EvmAccountKind[] = ['sender'],
+  ): Promise<PrivateKeyAccount> {
+    const key = `${applicationId}:${address.toLowerCase()}:${kinds.join(',')}`;
+    const cached = this.#cache.get(key);
+    if (cached) return cached;
+    const row = await findApplicationAccount(this.db, applicationId, address);
+    if (!row || !kinds.includes(row.kind)) {
+      throw new ChaingateError(
+        'CG_ERR_UNKNOWN_SENDER',
+        `sender ${address} is not an account of this application`,
+        {
+          context: { address },
+        },
+      );
+    }
+    const account = unsealEvmAccount(this.vault, row);
+    this.#cache.set(key, account);
+    return account;
+  }
+
+  /** For engine-internal sends (gap fillers, fee bumps): the account, whatever application holds it. */
+  async forOwner(
+    address: string,
+  ): Promise<{ account: PrivateKeyAccount; applicationId: string } | undefined> {
+    const row = await findAccountByAddress(this.db, address);
+    return row
+      ? { account: unsealEvmAccount(this.vault, row), applicationId: row.application_id }
+      : undefined;
+  }
+}

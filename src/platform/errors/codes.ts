@@ -1,0 +1,130 @@
+/**
+ * Every error code a client can see, with the HTTP status it answers and what it means. This table is
+ * the only place that decides a status: domain errors carry a code, and the error handler looks it up
+ * here (as Fastify's `lib/errors.js` does). The OpenAPI document lists each endpoint's codes from it.
+ */
+export const errorCodes = {
+  // Requests the service refuses as they are.
+  CG_ERR_VALIDATION: {
+    status: 400,
+    meaning: 'the request does not match the schema; the message names the field',
+  },
+  CG_ERR_INVALID_JSON: { status: 400, meaning: 'the body is not valid JSON' },
+  CG_ERR_BAD_REQUEST: {
+    status: 400,
+    meaning: 'the request is wrong in format or content; the message says why',
+  },
+  CG_ERR_INVALID_PARAM: {
+    status: 400,
+    meaning: 'a function or constructor parameter does not fit its ABI type',
+  },
+  CG_ERR_PARAM_COUNT: { status: 400, meaning: '`params` has a different length than the function takes' },
+  CG_ERR_UNKNOWN_METHOD: { status: 400, meaning: 'the ABI has no function of that name' },
+  CG_ERR_AMBIGUOUS_METHOD: {
+    status: 400,
+    meaning: 'the name is overloaded: give the full signature as `method`',
+  },
+  CG_ERR_INVALID_ABI: {
+    status: 400,
+    meaning: 'an uploaded ABI is not a valid JSON ABI; the message names the item',
+  },
+  CG_ERR_UNKNOWN_NETWORK: { status: 400, meaning: 'the service has no network with that chain id' },
+  CG_ERR_UNKNOWN_SPEC: {
+    status: 400,
+    meaning: 'no contract spec with that id is visible to the application',
+  },
+  CG_ERR_UNKNOWN_CONTRACT: {
+    status: 400,
+    meaning: 'the ABI of the address is unknown: pass the `contractSpecsId` of a spec you can use',
+  },
+  CG_ERR_NOT_A_CONTRACT: { status: 400, meaning: 'the address holds no contract code on that network' },
+  CG_ERR_NO_BYTECODE: { status: 400, meaning: 'the spec has no creation bytecode, so it cannot be deployed' },
+  CG_ERR_UNDECODABLE_RESULT: {
+    status: 400,
+    meaning: 'the contract answered data that does not decode as the function outputs (wrong ABI?)',
+  },
+  CG_ERR_BAD_NONCE: {
+    status: 400,
+    meaning: 'an explicit `nonce` is neither a pending transaction of the sender nor its next nonce',
+  },
+  ERROR_EXECUTION_REVERTED: {
+    status: 400,
+    meaning: 'the call reverts on chain; the message carries the decoded reason',
+  },
+  ERROR_GAS_LIMIT_TOO_LOW: { status: 400, meaning: 'the given `gasLimit` is below the chain estimate' },
+  ERROR_INSUFICIENT_FUNDS: {
+    status: 400,
+    meaning:
+      'the sender cannot pay gas × price + value; nothing was sent (spelling as the documented service)',
+  },
+  ERROR_FEE_ABOVE_CEILING: {
+    status: 400,
+    meaning: "`gasPrice` is above the network's configured fee ceiling",
+  },
+  ERROR_REPLACEMENT_UNDERPRICED: {
+    status: 400,
+    meaning:
+      'a replacement (same nonce) must pay more than the pending transaction: raise gasPrice/priorityFee',
+  },
+  ERROR_NONCE_CONFLICT: { status: 400, meaning: 'the explicit nonce is already used on chain' },
+  ERROR_REJECTED_BY_NODE: {
+    status: 400,
+    meaning: 'the node refused the signed transaction; the message says why',
+  },
+  // Credentials and access.
+  CG_ERR_UNAUTHORIZED: { status: 401, meaning: 'missing or invalid credentials' },
+  CG_ERR_PLAN_FORBIDS: {
+    status: 403,
+    meaning: "the application's plan does not allow it (main networks and own specs need premium)",
+  },
+  CG_ERR_UNKNOWN_SENDER: {
+    status: 403,
+    meaning: 'the sender is not an account of the calling application; nothing was signed',
+  },
+  CG_ERR_NOT_FOUND: { status: 404, meaning: 'no such resource for this application' },
+  CG_ERR_ROUTE_NOT_FOUND: { status: 404, meaning: 'no endpoint at that method and path' },
+  CG_ERR_UNKNOWN_APPLICATION: { status: 404, meaning: 'no application with that id' },
+  CG_ERR_UNKNOWN_TRANSACTION: {
+    status: 404,
+    meaning: 'no such transaction on that network (for this application)',
+  },
+  CG_ERR_CONFLICT: { status: 409, meaning: 'the record already exists' },
+  CG_ERR_BODY_TOO_LARGE: {
+    status: 413,
+    meaning: 'the request body is over the limit; the connection is closed',
+  },
+  CG_ERR_URL_TOO_LONG: { status: 414, meaning: 'a path parameter or the URL is too long' },
+  CG_ERR_UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    meaning: 'the body is neither JSON nor the form this endpoint takes',
+  },
+  CG_ERR_HEADERS_TOO_LARGE: { status: 431, meaning: 'the request headers are too large' },
+  // Dependencies.
+  CG_ERR_INTERNAL: { status: 500, meaning: 'a bug: the service failed in a way it did not foresee' },
+  CG_ERR_STARTING: { status: 503, meaning: 'the service is starting or a component is down; retry shortly' },
+  CG_ERR_DEPENDENCY: { status: 503, meaning: 'a dependency (database, node) failed; the message says which' },
+  ERROR_NODE_UNREACHABLE: {
+    status: 503,
+    meaning: 'the network node did not answer in time; a send answered so is never broadcast later',
+  },
+  ERROR_NONCE_TOO_HIGH: {
+    status: 503,
+    meaning: 'the node kept refusing the nonce as too high (it lacks an earlier transaction); retry shortly',
+  },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+/** Codes stored on transaction records (`errorInfo.code`) that no request answers directly. */
+export const recordErrorCodes = {
+  ERROR_EVM_REVERTED: 'reverted on chain; the message carries the decoded reason',
+  ERROR_REPLACED: 'replaced by another transaction with the same nonce',
+  ERROR_CHAIN_LOST:
+    'the chain lost the transaction (a reorg or a node restored from a snapshot) and refuses it again; its nonce was filled',
+} as const;
+
+export type RecordErrorCode = keyof typeof recordErrorCodes;
+
+export function statusOf(code: ErrorCode): number {
+  return errorCodes[code].status;
+}
