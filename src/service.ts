@@ -84,6 +84,8 @@ export async function startService(config: Config): Promise<RunningService> {
         port: config.devnet.port,
         blockTimeSeconds: config.devnet.blockTimeSeconds,
         binary: config.devnet.anvilBinary,
+        snapshotSeconds: config.devnet.snapshotSeconds,
+        onLog: (line) => app.log.warn({ component: 'devnet' }, line),
       });
       cleanups.push(() => (devnet as AnvilDevnet).stop());
       networks.push(devnetNetwork(devnet.rpcUrl));

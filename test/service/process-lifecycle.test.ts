@@ -142,7 +142,7 @@ describe('the server process', () => {
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(existsSync(join(dataDir, 'devnet', 'anvil.pid'))).toBe(false);
-    expect(existsSync(join(dataDir, 'devnet', 'state.json'))).toBe(true);
+    expect(existsSync(join(dataDir, 'devnet', 'state.json.gz'))).toBe(true);
 
     const second = spawnServer(env);
     await waitForHealthy(url, second);

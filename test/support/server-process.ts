@@ -19,9 +19,15 @@ const serverDefaults = {
 };
 
 /** Runs a server entry point (`node <nodeArgs…>`) from the repository root and keeps its output. */
-export function spawnServerProcess(nodeArgs: string[], env: Record<string, string>): ServerProcess {
+export function spawnServerProcess(
+  nodeArgs: string[],
+  env: Record<string, string>,
+  options: { ownProcessGroup?: boolean } = {},
+): ServerProcess {
   const child = spawn(process.execPath, nodeArgs, {
     cwd: repoRoot(),
+    // Its own process group, so a test can kill the whole tree (server and anvil) at once.
+    detached: options.ownProcessGroup ?? false,
     env: { ...process.env, ...serverDefaults, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -40,11 +46,15 @@ export function spawnServerProcess(nodeArgs: string[], env: Record<string, strin
 }
 
 /** Runs `src/main.ts` as its own process (as `npm start` would, without the build step). */
-export function spawnServer(env: Record<string, string>): ServerProcess {
-  return spawnServerProcess(['--import', 'tsx', join(repoRoot(), 'src/main.ts')], {
-    LOG_LEVEL: 'info',
-    ...env,
-  });
+export function spawnServer(
+  env: Record<string, string>,
+  options: { ownProcessGroup?: boolean } = {},
+): ServerProcess {
+  return spawnServerProcess(
+    ['--import', 'tsx', join(repoRoot(), 'src/main.ts')],
+    { LOG_LEVEL: 'info', ...env },
+    options,
+  );
 }
 
 /** Polls `/health` until it answers 200; fails with the server's output if the process exits first. */

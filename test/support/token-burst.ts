@@ -1,6 +1,6 @@
 import type { apiClient } from './api-client.ts';
 
-export type Accepted = { txHash: string; nonce: number };
+export type Accepted = { txHash: string; nonce: number; recipient: string };
 
 /**
  * Sends `count` ERC-20 transfers of 1 unit with `concurrency` requests in flight, round-robin over
@@ -11,7 +11,8 @@ export async function sendTransferBurst(options: {
   clients: Array<ReturnType<typeof apiClient>>;
   token: string;
   sender: string;
-  recipient: string;
+  /** One recipient for all, or one per transfer (by its index). */
+  recipient: string | ((index: number) => string);
   count: number;
   concurrency: number;
   onAccepted?: (accepted: Accepted, total: number) => void;
@@ -24,17 +25,19 @@ export async function sendTransferBurst(options: {
       const index = next++;
       const call = options.clients[index % options.clients.length];
       if (!call) return;
+      const recipient = typeof options.recipient === 'string' ? options.recipient : options.recipient(index);
       try {
         const answer = await call('POST', '/core/v1/evm/transact/mutable', {
           contractAddress: options.token,
           sender: options.sender,
           blockchainNetwork: 31337,
           method: 'transfer',
-          params: [options.recipient, 1],
+          params: [recipient, 1],
         });
         if (answer.status === 201) {
-          accepted.push(answer.body);
-          options.onAccepted?.(answer.body, accepted.length);
+          const item = { txHash: answer.body.txHash, nonce: answer.body.nonce, recipient };
+          accepted.push(item);
+          options.onAccepted?.(item, accepted.length);
         } else failed++;
       } catch {
         failed++;

@@ -14,7 +14,13 @@ export type Config = {
   file: ConfigFile;
   engine: { stuckAfterSeconds: number };
   soroban: { enabled: boolean; port: number; ledgerCloseMs: number };
-  devnet: { enabled: boolean; port: number; blockTimeSeconds: number; anvilBinary: string | undefined };
+  devnet: {
+    enabled: boolean;
+    port: number;
+    blockTimeSeconds: number;
+    snapshotSeconds: number;
+    anvilBinary: string | undefined;
+  };
 };
 
 type Env = Record<string, string | undefined>;
@@ -74,6 +80,11 @@ export function loadConfig(env: Env = process.env): Config {
         env.CHAINGATE_DEVNET_BLOCK_TIME,
         'CHAINGATE_DEVNET_BLOCK_TIME',
         file.devnet?.blockTimeSeconds ?? 1,
+      ),
+      snapshotSeconds: parsePositive(
+        env.CHAINGATE_DEVNET_SNAPSHOT_SECONDS,
+        'CHAINGATE_DEVNET_SNAPSHOT_SECONDS',
+        1,
       ),
       anvilBinary: env.CHAINGATE_ANVIL_BIN || undefined,
     },

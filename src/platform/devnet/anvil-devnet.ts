@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findFreePort, isPortFree } from '../net/free-port.ts';
 import { DevnetError, locateAnvilBinary } from './anvil-binary.ts';
+import { DevnetSnapshots, stateToLoad } from './devnet-snapshots.ts';
 
 export const DEVNET_CHAIN_ID = 31337;
 
@@ -16,14 +17,21 @@ export type AnvilDevnetOptions = {
   /** Seconds between blocks (interval mining); undefined mines a block per transaction. */
   blockTimeSeconds?: number;
   binary?: string;
+  /** Least seconds between two state snapshots (default 1). */
+  snapshotSeconds?: number;
   onLog?: (line: string) => void;
 };
+
+/** What the pid file of a running devnet says, so a later start can save and stop an orphan. */
+type PidFile = { pid: number; port?: number };
 
 export type AnvilDevnet = {
   rpcUrl: string;
   port: number;
   pid: number;
-  /** Stops anvil with SIGTERM so that it writes its state, then waits for it to exit. */
+  /** The running state snapshots (undefined without a state dir). */
+  snapshots: DevnetSnapshots | undefined;
+  /** Saves the state one last time, stops anvil and waits for it to exit. */
   stop(): Promise<void>;
 };
 
@@ -59,13 +67,22 @@ function isAnvilProcess(pid: number): boolean {
 }
 
 /**
- * An anvil left running by a server that died without stopping it (kill -9) still holds the chain:
- * stop it gracefully so that it writes its state, which the new anvil then loads.
+ * An anvil left running by a server that died without stopping it (kill -9 of the server alone) still
+ * holds the chain: save its state through its RPC, then stop it, so the new anvil starts from there.
  */
-async function stopOrphan(pidFile: string): Promise<void> {
+async function stopOrphan(pidFile: string, stateDir: string): Promise<void> {
   if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  const text = readFileSync(pidFile, 'utf8').trim();
+  let orphan: PidFile;
+  try {
+    orphan = text.startsWith('{') ? (JSON.parse(text) as PidFile) : { pid: Number(text) };
+  } catch {
+    orphan = { pid: 0 };
+  }
+  const { pid, port } = orphan;
   if (Number.isInteger(pid) && pid > 0 && processAlive(pid) && isAnvilProcess(pid)) {
+    if (port)
+      await new DevnetSnapshots({ rpcUrl: `http://127.0.0.1:${port}`, stateDir }).dumpNow().catch(() => {});
     process.kill(pid, 'SIGTERM');
     for (let waited = 0; waited < 10_000 && processAlive(pid); waited += 50) await sleep(50);
     if (processAlive(pid)) process.kill(pid, 'SIGKILL');
@@ -95,10 +112,12 @@ export async function startAnvilDevnet(options: AnvilDevnetOptions): Promise<Anv
   if (options.blockTimeSeconds !== undefined) args.push('--block-time', String(options.blockTimeSeconds));
   let pidFile: string | undefined;
   if (options.stateDir) {
-    mkdirSync(options.stateDir, { recursive: true });
+    mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
+    chmodSync(options.stateDir, 0o700);
     pidFile = join(options.stateDir, 'anvil.pid');
-    await stopOrphan(pidFile);
-    args.push('--state', join(options.stateDir, 'state.json'), '--state-interval', '5');
+    await stopOrphan(pidFile, options.stateDir);
+    const load = stateToLoad(options.stateDir);
+    if (load) args.push('--load-state', load);
   }
   const preferred = options.port ?? 8545;
   const port = preferred !== 0 && (await isPortFree(preferred, host)) ? preferred : await findFreePort(host);
@@ -135,7 +154,16 @@ export async function startAnvilDevnet(options: AnvilDevnetOptions): Promise<Anv
     child.kill('SIGKILL');
     throw error;
   }
-  if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid));
+  if (pidFile && child.pid) writeFileSync(pidFile, JSON.stringify({ pid: child.pid, port }), { mode: 0o600 });
+  const snapshots = options.stateDir
+    ? new DevnetSnapshots({
+        rpcUrl,
+        stateDir: options.stateDir,
+        minIntervalMs: (options.snapshotSeconds ?? 1) * 1000,
+        onError: options.onLog,
+      })
+    : undefined;
+  snapshots?.start();
   child.removeAllListeners('exit');
   // If this process exits without stop() (a test runner tearing down), do not leave anvil behind.
   const killOnExit = () => child.kill('SIGTERM');
@@ -144,8 +172,12 @@ export async function startAnvilDevnet(options: AnvilDevnetOptions): Promise<Anv
     rpcUrl,
     port,
     pid: child.pid ?? 0,
+    snapshots,
     stop: async () => {
       process.removeListener('exit', killOnExit);
+      await snapshots
+        ?.stop()
+        .catch((error: Error) => options.onLog?.(`last devnet snapshot failed: ${error.message}`));
       child.kill('SIGTERM');
       await waitForExit(child, 10_000);
       if (pidFile) rmSync(pidFile, { force: true });
