@@ -14,7 +14,7 @@ export type Credentials = {
   sorobanRpcUrl: string | null;
 };
 
-export function credentialsPath(dataDir: string): string {
+function credentialsPath(dataDir: string): string {
   return join(dataDir, 'credentials.json');
 }
 

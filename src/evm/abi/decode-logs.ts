@@ -11,7 +11,7 @@ import {
 
 export type RawLog = { address: Hex; topics: Hex[]; data: Hex };
 
-export type NamedHex = { name: string; value: Hex };
+type NamedHex = { name: string; value: Hex };
 
 export type DecodedLog = { address: string; name: string; topics: NamedHex[]; data: NamedHex[] };
 

@@ -1,8 +1,4 @@
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
-import type { ErrorCode, RecordErrorCode } from '../../platform/errors/codes.ts';
-
-/** A code stored on a transaction record (`errorInfo.code`). */
-export type TransactionErrorCode = ErrorCode | RecordErrorCode;
 
 export function insufficientFunds(cause?: unknown): ChaingateError {
   return new ChaingateError('ERROR_INSUFICIENT_FUNDS', 'insufficient funds for gas * price + value', {

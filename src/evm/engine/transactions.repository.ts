@@ -89,11 +89,7 @@ export async function insertSignedTransactions(
   );
 }
 
-export async function insertAttempt(
-  db: Queryable,
-  transactionId: string,
-  signed: SignedFields,
-): Promise<void> {
+async function insertAttempt(db: Queryable, transactionId: string, signed: SignedFields): Promise<void> {
   await db.query(
     `INSERT INTO evm_transaction_attempts (tx_hash, transaction_id, raw_tx, max_fee_per_gas, max_priority_fee_per_gas)
      VALUES ($1, $2, $3, $4, $5) ON CONFLICT (tx_hash) DO NOTHING`,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Hex } from 'viem';
 import { applicationOf } from '../../applications/application-auth.ts';
-import type { ErrorCode } from '../../platform/errors/codes.ts';
+import { type ErrorCode, recordErrorCodes } from '../../platform/errors/codes.ts';
 import { errorResponses } from '../../platform/http/error-body.ts';
 import { AddressField, ChainIdField, SpecIdField, TxHashField } from '../request-fields.ts';
 import { getTransactionInformation } from '../services/get-transaction-information.ts';
@@ -50,8 +50,9 @@ export async function infoRoutes(scope: FastifyInstance): Promise<void> {
         description:
           'Input data and logs are decoded with the spec given by contractSpecsId, else the spec the transaction was ' +
           'sent or deployed with through chaingate, else the standard contracts. `errorInfo.code` is one of the ' +
-          'codes of the error table (`ERROR_…`), or ERROR_EVM_REVERTED, ERROR_REPLACED, ERROR_CHAIN_LOST. An unknown ' +
-          'hash answers 404.',
+          `codes of the error table (\`ERROR_…\`), or one of these: ${Object.entries(recordErrorCodes)
+            .map(([code, meaning]) => `\`${code}\` (${meaning})`)
+            .join('; ')}. An unknown hash answers 404.`,
         params: Type.Object({ txHash: TxHashField }),
         querystring: Type.Object({ network: ChainIdField, contractSpecsId: Type.Optional(SpecIdField()) }),
         response: {

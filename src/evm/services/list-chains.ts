@@ -2,7 +2,7 @@ import type { Application } from '../../applications/applications.service.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import type { EvmContext } from './evm-context.ts';
 
-export const EVM_TYPE_ID = 1;
+const EVM_TYPE_ID = 1;
 
 function toChainEntry(network: EvmNetwork) {
   return {

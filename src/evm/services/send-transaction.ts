@@ -53,7 +53,7 @@ export type SendTransactionReturnType = {
 };
 
 /** Gas given to a transaction that is not estimated and has no `gasLimit`. */
-export const UNESTIMATED_GAS_LIMIT = 3_000_000n;
+const UNESTIMATED_GAS_LIMIT = 3_000_000n;
 
 function gweiToWei(value: number, field: string): bigint {
   try {

@@ -12,7 +12,7 @@ export type KnownChain = {
   confirmations: number;
 };
 
-export const knownChains: readonly KnownChain[] = [
+const knownChains: readonly KnownChain[] = [
   {
     chainId: 1,
     name: 'Ethereum',

@@ -16,7 +16,7 @@ export interface Database extends Queryable {
 }
 
 /** Unique-violation SQLSTATE, for idempotency enforced by constraints. */
-export const UNIQUE_VIOLATION = '23505';
+const UNIQUE_VIOLATION = '23505';
 
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string } | undefined)?.code === UNIQUE_VIOLATION;

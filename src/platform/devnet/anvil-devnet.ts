@@ -2,11 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DEVNET_CHAIN_ID } from '../config/known-chains.ts';
 import { findFreePort, isPortFree } from '../net/free-port.ts';
 import { DevnetError, locateAnvilBinary } from './anvil-binary.ts';
 import { DevnetSnapshots, stateToLoad } from './devnet-snapshots.ts';
-
-export const DEVNET_CHAIN_ID = 31337;
 
 export type AnvilDevnetOptions = {
   /** Directory for the chain state and pid file; undefined keeps the chain in memory only. */

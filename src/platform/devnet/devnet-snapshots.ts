@@ -37,7 +37,7 @@ async function rpc(url: string, method: string, timeoutMs = 30_000): Promise<unk
 }
 
 /** Where the devnet's state lives: our gzip snapshot, written atomically. */
-export function snapshotPath(stateDir: string): string {
+function snapshotPath(stateDir: string): string {
   return join(stateDir, 'state.json.gz');
 }
 
@@ -58,7 +58,7 @@ export function stateToLoad(stateDir: string): string | undefined {
 }
 
 /** Writes a file so that a crash leaves either the old or the new content, never half of one. */
-export function writeAtomically(path: string, data: Uint8Array): void {
+function writeAtomically(path: string, data: Uint8Array): void {
   const temporary = `${path}.tmp-${process.pid}`;
   const fd = openSync(temporary, 'w', 0o600);
   try {

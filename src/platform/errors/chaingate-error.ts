@@ -38,13 +38,8 @@ export class ChaingateError extends Error {
   }
 }
 
-/** A request that is wrong as sent: 400 with a message that names the field. */
-export function badRequest(message: string, context?: Record<string, unknown>): ChaingateError {
-  return new ChaingateError('CG_ERR_BAD_REQUEST', message, { context });
-}
-
 /** Longest piece of client input any message or log line quotes. */
-export const MAX_QUOTED_INPUT = 80;
+const MAX_QUOTED_INPUT = 80;
 
 /** Client input as it may appear in a message: short, with control characters escaped. */
 export function quote(value: unknown): string {

@@ -122,9 +122,3 @@ export const recordErrorCodes = {
   ERROR_CHAIN_LOST:
     'the chain lost the transaction (a reorg or a node restored from a snapshot) and refuses it again; its nonce was filled',
 } as const;
-
-export type RecordErrorCode = keyof typeof recordErrorCodes;
-
-export function statusOf(code: ErrorCode): number {
-  return errorCodes[code].status;
-}

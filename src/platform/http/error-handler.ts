@@ -62,7 +62,7 @@ function isNodeTransportFailure(error: unknown): boolean {
 }
 
 /** Maps every error to a code of the table and a short message; details go to the log only. */
-export function toErrorAnswer(error: unknown): ErrorAnswer {
+function toErrorAnswer(error: unknown): ErrorAnswer {
   if (error instanceof ChaingateError) return { code: error.code, message: error.shortMessage };
   if (isNodeTransportFailure(error)) {
     return { code: 'ERROR_NODE_UNREACHABLE', message: 'the network node did not answer in time' };
@@ -94,7 +94,7 @@ export function toErrorAnswer(error: unknown): ErrorAnswer {
 }
 
 /** The body every error leaves as: Fastify's shape with one of the project's codes. */
-export function errorBody(code: ErrorCode, message: string) {
+function errorBody(code: ErrorCode, message: string) {
   const statusCode = errorCodes[code].status;
   return { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }

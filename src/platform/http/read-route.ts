@@ -30,7 +30,7 @@ async function readGetBody(request: FastifyRequest): Promise<Record<string, unkn
 }
 
 /** Renames the field-name variants seen in the wild to the canonical names, in place. */
-export function applyAliases(input: Record<string, unknown>, aliases: Record<string, string>): void {
+function applyAliases(input: Record<string, unknown>, aliases: Record<string, string>): void {
   for (const [alias, canonical] of Object.entries(aliases)) {
     if (alias in input) {
       if (!(canonical in input)) input[canonical] = input[alias];

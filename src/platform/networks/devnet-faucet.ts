@@ -1,7 +1,7 @@
 import { type Address, numberToHex, parseEther } from 'viem';
 import type { EvmNetwork } from './evm-networks.ts';
 
-export const DEVNET_FAUCET_AMOUNT = parseEther('1000');
+const DEVNET_FAUCET_AMOUNT = parseEther('1000');
 
 /**
  * Tops an account up to the faucet amount on networks that have a faucet the service can drive
