@@ -17,7 +17,13 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, databaseUrl: undefined, logLevel: 'info' });
     expect(config.dataDir.endsWith('/data')).toBe(true);
-    expect(config.devnet).toEqual({ enabled: true, port: 8545, blockTimeSeconds: 1, anvilBinary: undefined });
+    expect(config.devnet).toEqual({
+      enabled: true,
+      port: 8545,
+      blockTimeSeconds: 1,
+      snapshotSeconds: 1,
+      anvilBinary: undefined,
+    });
   });
 
   it('reads networks from a YAML file and completes them from the catalogue', () => {
