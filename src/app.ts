@@ -4,8 +4,10 @@ import { adminRoutes } from './applications/admin.routes.ts';
 import { requireApplicationAuth } from './applications/application-auth.ts';
 import { evmRoutes } from './evm/evm.routes.ts';
 import { type Readiness, readinessPlugin } from './platform/health/readiness.ts';
-import { errorHandlerPlugin } from './platform/http/error-handler.ts';
+import { answerClientError, errorHandlerPlugin } from './platform/http/error-handler.ts';
 import { openApiPlugin } from './platform/http/openapi.ts';
+import { JSON_BODY_LIMIT, registerRequestInput } from './platform/http/request-input.ts';
+import { registerSchemaCompilers } from './platform/http/schema-compilers.ts';
 import { metricsPlugin } from './platform/observability/metrics.ts';
 import type { Platform } from './platform/platform.ts';
 
@@ -21,19 +23,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         censor: '[redacted]',
       },
     },
-    routerOptions: { ignoreDuplicateSlashes: true },
+    // Static path parts match in any case (a client calls `/isContract`); `//` is `/`.
+    routerOptions: { ignoreDuplicateSlashes: true, caseSensitive: false },
     // Per-request info logs cost more than the view-call hot path itself; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: 25 * 1024 * 1024,
-    ajv: {
-      customOptions: {
-        coerceTypes: 'array',
-        removeAdditional: false,
-        allErrors: false,
-        allowUnionTypes: true,
-      },
-    },
+    bodyLimit: JSON_BODY_LIMIT,
+    clientErrorHandler: answerClientError,
   });
+  registerSchemaCompilers(app);
+  registerRequestInput(app);
   app.decorate('platform', null as unknown as Platform);
   app.decorate('applicationAuthenticator', null as never);
   app.decorate('evm', null as never);

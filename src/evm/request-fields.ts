@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { ChaingateError } from '../platform/errors/chaingate-error.ts';
 import type { SendOptions } from './services/send-transaction.ts';
 
 /** An EVM address: 0x and 40 hex digits (checksum verified where it is used). */
@@ -10,7 +11,22 @@ export const AddressField = (description?: string) =>
  * list (not anyOf) so query-string coercion never turns a long decimal string into a lossy float.
  */
 export const UintField = (description: string) =>
-  Type.Unsafe<number | string>({ type: ['integer', 'string'], pattern: '^[0-9]+$', minimum: 0, description });
+  Type.Unsafe<number | string>({
+    type: ['integer', 'string'],
+    pattern: '^[0-9]{1,78}$',
+    minimum: 0,
+    description: `${description}. A JSON integer (every digit is kept, also beyond 2^53) or a decimal string; at most 2^256 − 1`,
+  });
+
+/** A gas limit: a JSON integer or a decimal string, far below any block's limit. */
+export const GasLimitField = (description: string) =>
+  Type.Unsafe<number | string>({
+    type: ['integer', 'string'],
+    pattern: '^[0-9]{1,15}$',
+    minimum: 0,
+    maximum: 999_999_999_999_999,
+    description: `${description}. 0 or null means absent`,
+  });
 
 export const ChainIdField = Type.Integer({
   minimum: 1,
@@ -27,11 +43,22 @@ export const MyReferenceField = Type.String({
 });
 
 export const ParamsField = (description: string) =>
-  Type.Array(Type.Unknown(), {
-    description: `${description}. Integers as JSON numbers or decimal strings, addresses checksummed or lower-case, bytes as 0x-hex, tuples as arrays or objects`,
-  });
+  Type.Optional(
+    Type.Array(Type.Unknown(), {
+      maxItems: 1000,
+      description: `${description}. Integers as JSON numbers (all digits kept) or decimal strings, addresses checksummed or lower-case, bytes as 0x-hex, tuples as arrays or objects. Missing or null is []`,
+    }),
+  );
 
-export const GweiField = (description: string) => Type.Number({ minimum: 0, description });
+/** GWEI amounts may have decimals: a JSON number, or its decimal text (`"1.5"`, as `5.0` is kept). */
+export const GweiField = (description: string) =>
+  Type.Unsafe<number | string>({
+    type: ['number', 'string'],
+    pattern: '^[0-9]{1,12}(\\.[0-9]{1,9})?$',
+    minimum: 0,
+    maximum: 999_999_999_999,
+    description: `${description}. 0 or null means absent`,
+  });
 
 export const TxHashField = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: 'transaction hash' });
 
@@ -41,24 +68,36 @@ export const commonAliases = { network: 'blockchainNetwork', contract: 'contract
 export const aliasNote =
   'Accepted synonyms: `network` for `blockchainNetwork`, `contract` for `contractAddress`, `gas` for `gasLimit`.';
 
-export function toBigInt(value: number | string | undefined): bigint | undefined {
-  return value === undefined ? undefined : BigInt(value);
+const UINT256_MAX = 2n ** 256n - 1n;
+
+/** A validated integer field as a bigint; above 2^256 − 1 is a 400 naming the field. */
+export function toBigInt(value: number | string | undefined, field = 'value'): bigint | undefined {
+  if (value === undefined) return undefined;
+  const result = BigInt(value);
+  if (result > UINT256_MAX) {
+    throw new ChaingateError('CG_ERR_VALIDATION', `${field} is above 2^256 - 1`, { context: { field } });
+  }
+  return result;
+}
+
+function gwei(value: number | string | undefined): number | undefined {
+  return value === undefined ? undefined : Number(value);
 }
 
 /** The spec's sending fields of a request, as the sending service takes them. */
 export function sendOptionsOf(body: {
   gasLimit?: number | string | undefined;
   useGasEstimation?: boolean | undefined;
-  gasPrice?: number | undefined;
-  priorityFee?: number | undefined;
+  gasPrice?: number | string | undefined;
+  priorityFee?: number | string | undefined;
   nonce?: number | undefined;
   myReference?: string | undefined;
 }): SendOptions {
   return {
-    gasLimit: toBigInt(body.gasLimit),
+    gasLimit: toBigInt(body.gasLimit, 'gasLimit'),
     useGasEstimation: body.useGasEstimation,
-    gasPriceGwei: body.gasPrice,
-    priorityFeeGwei: body.priorityFee,
+    gasPriceGwei: gwei(body.gasPrice),
+    priorityFeeGwei: gwei(body.priorityFee),
     nonce: body.nonce,
     myReference: body.myReference,
   };

@@ -23,7 +23,7 @@ describe('decodeCallInput', () => {
       functionId: '0xa9059cbb',
       inputs: [
         { name: 'to', type: 'address', value: to },
-        { name: 'value', type: 'uint256', value: '1180591620717411303424' },
+        { name: 'value', type: 'uint256', value: 1180591620717411303424n },
       ],
     });
   });
@@ -68,7 +68,7 @@ describe('decodeConstructorArgs', () => {
     expect(decodeConstructorArgs(erc20.abi, erc20.bytecode, data)).toEqual([
       { name: 'name_', type: 'string', value: 'Token' },
       { name: 'symbol_', type: 'string', value: 'TKN' },
-      { name: 'initialSupply', type: 'uint256', value: '1000000000000000000000000' },
+      { name: 'initialSupply', type: 'uint256', value: 1000000000000000000000000n },
     ]);
   });
 

@@ -44,7 +44,7 @@ describe('decodeRevertReason', () => {
     expect(decodeRevertReason([builtins, custom], data)).toEqual({
       reason: `InsufficientBalance(${account}, 5, 1152921504606846976)`,
       errorName: 'InsufficientBalance',
-      args: [account, 5, '1152921504606846976'],
+      args: [account, 5, 1152921504606846976n],
     });
   });
 

@@ -1,4 +1,5 @@
 import { type Abi, decodeAbiParameters, type Hex, isHex, toFunctionSelector } from 'viem';
+import { stringifyLosslessJson } from '../../platform/http/lossless-json.ts';
 import { canonicalSignature } from './canonical-type.ts';
 import type { JsonValue } from './json-value.ts';
 import { toJsonValue } from './to-json-value.ts';
@@ -30,7 +31,7 @@ function formatArg(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'string') return /^0x[0-9a-fA-F]*$/.test(value) ? value : JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(formatArg).join(', ')}]`;
-  if (value !== null && typeof value === 'object') return JSON.stringify(toJsonValue(value));
+  if (value !== null && typeof value === 'object') return stringifyLosslessJson(toJsonValue(value));
   return String(value);
 }
 

@@ -1,2 +1,12 @@
-/** A value that survives `JSON.stringify` unchanged: what the gateway puts in response bodies. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+/**
+ * A value of a response body. Integers beyond ±(2^53−1) are bigints: the serializer writes them as
+ * number literals with all their digits (service contract, "Numbers").
+ */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | JsonValue[]
+  | { [key: string]: JsonValue };

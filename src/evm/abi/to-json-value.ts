@@ -4,15 +4,16 @@ import type { JsonValue } from './json-value.ts';
 const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * Converts a viem-decoded value to JSON. Integers within ±(2^53−1) become JSON numbers; larger ones
- * become decimal strings, because a JSON number that big is silently rounded by most clients.
+ * Converts a viem-decoded value to a response value. Integers within ±(2^53−1) become numbers;
+ * larger ones stay bigints, which the serializer writes as number literals with every digit (exact
+ * on the wire; the documented service answers numbers, and its Go client decodes them as numbers).
  */
 export function toJsonValue(value: unknown): JsonValue {
   if (typeof value === 'bigint') {
-    return value <= maxSafe && value >= -maxSafe ? Number(value) : value.toString();
+    return value <= maxSafe && value >= -maxSafe ? Number(value) : value;
   }
   if (typeof value === 'number') {
-    if (Number.isInteger(value) && !Number.isSafeInteger(value)) return BigInt(value).toString();
+    if (Number.isInteger(value) && !Number.isSafeInteger(value)) return BigInt(value);
     return Number.isFinite(value) ? value : null;
   }
   if (typeof value === 'string' || typeof value === 'boolean') return value;

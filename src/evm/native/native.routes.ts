@@ -9,9 +9,11 @@ import {
   AddressField,
   ChainIdField,
   commonAliases,
+  GasLimitField,
   GweiField,
   MyReferenceField,
   sendOptionsOf,
+  toBigInt,
   UintField,
 } from '../request-fields.ts';
 import { getBalance, getGasPrice } from '../services/read-chain.ts';
@@ -85,7 +87,7 @@ export async function nativeRoutes(scope: FastifyInstance): Promise<void> {
           recipient: AddressField(),
           blockchainNetwork: ChainIdField,
           value: UintField('wei'),
-          gasLimit: Type.Optional(UintField('maximum gas; estimated when absent')),
+          gasLimit: Type.Optional(GasLimitField('maximum gas; estimated when absent')),
           gasPrice: Type.Optional(GweiField('max fee per gas in GWEI')),
           priorityFee: Type.Optional(GweiField('priority fee in GWEI')),
           nonce: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
@@ -104,7 +106,7 @@ export async function nativeRoutes(scope: FastifyInstance): Promise<void> {
         chainId: body.blockchainNetwork,
         sender: body.sender,
         recipient: body.recipient,
-        value: BigInt(body.value),
+        value: toBigInt(body.value, 'value') as bigint,
         ...sendOptionsOf(body),
       });
       return reply.status(201).send({ txHash: sent.txHash, nonce: sent.nonce });
@@ -139,7 +141,7 @@ export async function nativeRoutes(scope: FastifyInstance): Promise<void> {
           chainId: input.blockchainNetwork,
           sender: input.sender,
           recipient: input.recipient,
-          value: BigInt(input.value),
+          value: toBigInt(input.value, 'value') as bigint,
         }),
       ),
     }),

@@ -3,6 +3,7 @@ import {
   AddressField,
   aliasNote,
   ChainIdField,
+  GasLimitField,
   GweiField,
   MyReferenceField,
   ParamsField,
@@ -12,7 +13,7 @@ import {
 
 const sendOptions = {
   gasLimit: Type.Optional(
-    UintField(
+    GasLimitField(
       'maximum gas; when absent the platform estimates it (+20 % headroom). Below the estimate → 400',
     ),
   ),
@@ -57,6 +58,7 @@ export const MutableBody = Type.Object(
     value: Type.Optional(UintField('native token sent with the call, in wei')),
     method: Type.String({
       minLength: 1,
+      maxLength: 1000,
       description: 'function name as in the ABI, or its full signature for an overload',
     }),
     params: ParamsField('function parameters, in order'),
@@ -70,7 +72,7 @@ export const ViewInput = Type.Object(
     contractAddress: AddressField('contract to query'),
     contractSpecsId: Type.Optional(SpecIdField()),
     blockchainNetwork: ChainIdField,
-    method: Type.String({ minLength: 1 }),
+    method: Type.String({ minLength: 1, maxLength: 1000 }),
     params: ParamsField('function parameters, in order (empty array for none); JSON text in a query string'),
     sender: Type.Optional(AddressField('optional msg.sender of the call')),
   },
@@ -89,7 +91,7 @@ export const MutableEstimateInput = Type.Object({
   contractSpecsId: Type.Optional(SpecIdField()),
   sender: AddressField('any address'),
   blockchainNetwork: ChainIdField,
-  method: Type.String({ minLength: 1 }),
+  method: Type.String({ minLength: 1, maxLength: 1000 }),
   params: ParamsField('function parameters, in order'),
   value: Type.Optional(UintField('wei')),
 });

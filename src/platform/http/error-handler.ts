@@ -1,8 +1,10 @@
 import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ChaingateError, quote } from '../errors/chaingate-error.ts';
 import { type ErrorCode, errorCodes } from '../errors/codes.ts';
+import { type ValidationIssue, validationMessage } from './validation-message.ts';
 
 type ErrorAnswer = { code: ErrorCode; message: string };
 
@@ -34,22 +36,6 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_ERR_VALIDATION: 'CG_ERR_VALIDATION',
 };
 
-function validationMessage(error: FastifyError): string {
-  const first = error.validation?.[0] as
-    | { instancePath?: string; message?: string; params?: Record<string, unknown> }
-    | undefined;
-  if (!first) return error.message;
-  const context = error.validationContext ?? 'body';
-  const missing = first.params?.requiredProperties ?? first.params?.missingProperty;
-  const path = (first.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
-  const where = `${context}${path ? `.${path}` : ''}`;
-  if (missing)
-    return `${where}: missing required field '${Array.isArray(missing) ? missing.join(', ') : String(missing)}'`;
-  const additional = first.params?.additionalProperty;
-  if (additional !== undefined) return `${where}: unknown field '${quote(additional)}'`;
-  return `${where} ${first.message ?? 'is invalid'}`;
-}
-
 /** A node call that failed at the transport (no answer, a timeout), anywhere in the cause chain. */
 function isNodeTransportFailure(error: unknown): boolean {
   let current: unknown = error;
@@ -68,8 +54,11 @@ function toErrorAnswer(error: unknown): ErrorAnswer {
     return { code: 'ERROR_NODE_UNREACHABLE', message: 'the network node did not answer in time' };
   }
   const fastifyError = error as FastifyError & { code?: string };
-  if (fastifyError?.validation)
-    return { code: 'CG_ERR_VALIDATION', message: validationMessage(fastifyError) };
+  if (fastifyError?.validation) {
+    const issue = fastifyError.validation[0] as ValidationIssue | undefined;
+    const context = fastifyError.validationContext ?? 'body';
+    return { code: 'CG_ERR_VALIDATION', message: validationMessage(issue, context, fastifyError.message) };
+  }
   const code = fastifyError?.code;
   if (code && code in fastifyCodes) {
     const mapped = fastifyCodes[code] as ErrorCode;
@@ -125,3 +114,27 @@ export const errorHandlerPlugin = fp(
   },
   { name: 'chaingate-error-handler', fastify: '5.x' },
 );
+
+/**
+ * Errors Node's HTTP parser finds before any route runs (headers too large, a malformed request):
+ * answered with the same JSON body and a code, then the connection is closed.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const code: ErrorCode =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 'CG_ERR_HEADERS_TOO_LARGE' : 'CG_ERR_BAD_REQUEST';
+  const body = JSON.stringify(
+    errorBody(
+      code,
+      code === 'CG_ERR_HEADERS_TOO_LARGE' ? 'request headers too large' : 'malformed HTTP request',
+    ),
+  );
+  const status = errorCodes[code].status;
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -1,32 +1,34 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
-import type { Static, TSchema } from 'typebox';
-import { ChaingateError } from '../errors/chaingate-error.ts';
+import { type Static, type TSchema, Type } from 'typebox';
+import { ChaingateError, quote } from '../errors/chaingate-error.ts';
+import { parseLosslessJson } from './lossless-json.ts';
+import { JSON_BODY_LIMIT, normalizeInput, parseJsonBody } from './request-input.ts';
+import { compileInputValidators } from './schema-compilers.ts';
+import { type ValidationIssue, validationMessage } from './validation-message.ts';
 
-const MAX_GET_BODY = 1024 * 1024;
-
-/** Fastify ignores GET bodies; clients of the spec send JSON with GET, so read it here. */
+/**
+ * Fastify does not read GET bodies; clients of the spec send JSON with GET, so it is read here. Past
+ * the limit the reading stops with a 413, and the error handler closes the connection, so the unread
+ * rest is never taken for the next request.
+ */
 async function readGetBody(request: FastifyRequest): Promise<Record<string, unknown> | undefined> {
-  const length = Number(request.headers['content-length'] ?? 0);
-  if (!length && !request.headers['transfer-encoding']) return undefined;
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (!declared && !request.headers['transfer-encoding']) return undefined;
+  if (declared > JSON_BODY_LIMIT) throw new ChaingateError('CG_ERR_BODY_TOO_LARGE', 'request body too large');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request.raw) {
     size += (chunk as Buffer).length;
-    if (size > MAX_GET_BODY) throw new ChaingateError('CG_ERR_BODY_TOO_LARGE', 'request body too large');
+    if (size > JSON_BODY_LIMIT) throw new ChaingateError('CG_ERR_BODY_TOO_LARGE', 'request body too large');
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
-  if (!text) return undefined;
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new ChaingateError('CG_ERR_BAD_REQUEST', 'request body must be a JSON object');
-    }
-    return parsed as Record<string, unknown>;
-  } catch (error) {
-    if (error instanceof ChaingateError) throw error;
-    throw new ChaingateError('CG_ERR_INVALID_JSON', 'request body is not valid JSON');
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text.trim()) return undefined;
+  const parsed = parseJsonBody(text, request.headers['content-type']);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ChaingateError('CG_ERR_VALIDATION', 'body must be a JSON object');
   }
+  return parsed as Record<string, unknown>;
 }
 
 /** Renames the field-name variants seen in the wild to the canonical names, in place. */
@@ -39,17 +41,21 @@ function applyAliases(input: Record<string, unknown>, aliases: Record<string, st
   }
 }
 
-/** Query strings carry arrays (`params`, `ids`) as JSON text. */
+/** Query strings carry arrays (`params`, `ids`) as JSON text, read without changing a number. */
 function parseJsonArrays(input: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(input)) {
     if (typeof value === 'string' && value.startsWith('[')) {
       try {
-        input[key] = JSON.parse(value);
+        input[key] = parseLosslessJson(value);
       } catch {
-        throw new ChaingateError('CG_ERR_BAD_REQUEST', `querystring.${key} is not a valid JSON array`);
+        throw new ChaingateError('CG_ERR_VALIDATION', `querystring.${quote(key)} is not a valid JSON array`);
       }
     }
   }
+}
+
+function refuse(issue: ValidationIssue | undefined, context: string): never {
+  throw new ChaingateError('CG_ERR_VALIDATION', validationMessage(issue, context, `${context} is invalid`));
 }
 
 export type ReadRouteOptions<Input extends TSchema> = {
@@ -61,6 +67,8 @@ export type ReadRouteOptions<Input extends TSchema> = {
 /**
  * A read the spec marks GET|POST: POST with a JSON body, GET with the same JSON body, or GET with a
  * query string. All three are validated against one schema and reach `handler` as one input object.
+ * Query values are text, coerced to the schema's types; body values are taken as typed (a `true`
+ * where an integer belongs is a 400, not 1).
  */
 export function readRoute<Input extends TSchema>(
   app: FastifyInstance,
@@ -69,17 +77,28 @@ export function readRoute<Input extends TSchema>(
   handler: (input: Static<Input>, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
 ): void {
   const aliases = options.aliases ?? {};
+  const validators = compileInputValidators(options.input);
+  const queryValidators = compileInputValidators(Type.Partial(options.input));
   app.route({
     method: 'GET',
     url: path,
     schema: { ...options.schema, querystring: options.input },
+    // Validated below, where the query and a GET body are told apart.
+    validatorCompiler: () => () => true,
     preValidation: async (request) => {
       const query = { ...(request.query as Record<string, unknown>) };
       parseJsonArrays(query);
+      applyAliases(query, aliases);
+      normalizeInput(query, 'querystring');
+      if (!queryValidators.text(query)) refuse(queryValidators.text.errors?.[0], 'querystring');
       const body = await readGetBody(request);
-      const merged = { ...query, ...(body ?? {}) };
-      applyAliases(merged, aliases);
-      request.query = merged;
+      if (body) {
+        normalizeInput(body, 'body');
+        applyAliases(body, aliases);
+      }
+      const input = { ...query, ...(body ?? {}) };
+      if (!validators.strict(input)) refuse(validators.strict.errors?.[0], body ? 'body' : 'querystring');
+      request.query = input;
     },
     handler: (request, reply) => handler(request.query as Static<Input>, request, reply),
   });
@@ -88,10 +107,11 @@ export function readRoute<Input extends TSchema>(
     url: path,
     schema: { ...options.schema, body: options.input },
     preValidation: async (request) => {
-      const body = (request.body ?? {}) as Record<string, unknown>;
-      if (typeof body !== 'object' || Array.isArray(body))
-        throw new ChaingateError('CG_ERR_BAD_REQUEST', 'request body must be a JSON object');
-      applyAliases(body, aliases);
+      const body = request.body ?? {};
+      if (typeof body !== 'object' || Array.isArray(body)) {
+        throw new ChaingateError('CG_ERR_VALIDATION', 'body must be a JSON object');
+      }
+      applyAliases(body as Record<string, unknown>, aliases);
       request.body = body;
     },
     handler: (request, reply) => handler(request.body as Static<Input>, request, reply),

@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+
+/**
+ * JSON for request bodies, parsed so that no number changes on the way in. `JSON.parse` rounds an
+ * integer beyond 2^53 (`1234567890123456789` becomes …768) and reads `1e18` as an integer, so a
+ * wei amount written by a Go, Python or shell client as a bare number would silently change. Here:
+ *
+ * - an integer literal within ±(2^53 − 1) is a number;
+ * - a longer integer literal is a string of its exact digits (every integer field accepts decimal
+ *   strings; a field that wants a small integer refuses the string with a 400);
+ * - a literal with a fraction or an exponent stays a number when it is not a whole value (`2.5`),
+ *   and is kept as its source text when it is (`1e18`, `5.0`) or is not finite (`1e309`), so an
+ *   integer field refuses it (400, never rounded) and a decimal field can read it exactly.
+ *
+ * Bodies whose number literals are all short plain integers or plain fractions (nearly every
+ * request) take `JSON.parse`'s fast path; only the others are parsed here.
+ */
+
+const numberOrString = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/** True when `JSON.parse` would change or reinterpret some number literal of `text`. */
+function hasRiskyNumber(text: string): boolean {
+  numberOrString.lastIndex = 0;
+  for (let match = numberOrString.exec(text); match; match = numberOrString.exec(text)) {
+    const token = match[0];
+    if (token.charCodeAt(0) === 34) continue; // a string
+    if (/[eE]/.test(token)) return true;
+    const dot = token.indexOf('.');
+    if (dot >= 0) {
+      if (/^-?\d+\.0+$/.test(token)) return true;
+      continue;
+    }
+    if (token.replace('-', '').length > 15) return true;
+  }
+  return false;
+}
+
+export class JsonSyntaxError extends Error {
+  override name = 'JsonSyntaxError';
+}
+
+/** Parses a number literal's source the way the module comment says. */
+function numberValue(source: string): number | string {
+  if (!/[.eE]/.test(source)) {
+    const value = Number(source);
+    return Number.isSafeInteger(value) ? value : source.replace(/^(-?)0+(?=\d)/, '$1');
+  }
+  const value = Number(source);
+  return Number.isFinite(value) && !Number.isInteger(value) ? value : source;
+}
+
+/** A small recursive-descent JSON parser (RFC 8259) with the number rule above. */
+function parseSlow(text: string): unknown {
+  let at = 0;
+  const fail = (what: string): never => {
+    throw new JsonSyntaxError(`${what} at position ${at}`);
+  };
+  const space = () => {
+    while (at < text.length) {
+      const c = text.charCodeAt(at);
+      if (c === 32 || c === 9 || c === 10 || c === 13) at++;
+      else break;
+    }
+  };
+  const string = (): string => {
+    const start = ++at;
+    let out = '';
+    let chunkStart = start;
+    while (at < text.length) {
+      const c = text.charCodeAt(at);
+      if (c === 34) {
+        out += text.slice(chunkStart, at++);
+        return out;
+      }
+      if (c === 92) {
+        out += text.slice(chunkStart, at);
+        const escaped = text[at + 1];
+        const simple: Record<string, string> = {
+          '"': '"',
+          '\\': '\\',
+          '/': '/',
+          b: '\b',
+          f: '\f',
+          n: '\n',
+          r: '\r',
+          t: '\t',
+        };
+        if (escaped !== undefined && escaped in simple) {
+          out += simple[escaped];
+          at += 2;
+        } else if (escaped === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(at + 2, at + 6))) {
+          out += String.fromCharCode(Number.parseInt(text.slice(at + 2, at + 6), 16));
+          at += 6;
+        } else fail('bad escape');
+        chunkStart = at;
+        continue;
+      }
+      if (c < 32) fail('control character in string');
+      at++;
+    }
+    return fail('unterminated string');
+  };
+  const number = (): number | string => {
+    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(at, at + 400));
+    if (!match) return fail('bad number');
+    at += match[0].length;
+    return numberValue(match[0]);
+  };
+  const value = (depth: number): unknown => {
+    if (depth > 512) fail('nesting too deep');
+    space();
+    const c = text[at];
+    if (c === '{') {
+      at++;
+      const object: Record<string, unknown> = {};
+      space();
+      if (text[at] === '}') {
+        at++;
+        return object;
+      }
+      for (;;) {
+        space();
+        if (text[at] !== '"') fail('expected a key');
+        const key = string();
+        space();
+        if (text[at++] !== ':') fail("expected ':'");
+        const item = value(depth + 1);
+        // A key like "__proto__" is a plain property, as with JSON.parse.
+        Object.defineProperty(object, key, {
+          value: item,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+        space();
+        if (text[at] === ',') {
+          at++;
+          continue;
+        }
+        if (text[at++] === '}') return object;
+        fail("expected ',' or '}'");
+      }
+    }
+    if (c === '[') {
+      at++;
+      const array: unknown[] = [];
+      space();
+      if (text[at] === ']') {
+        at++;
+        return array;
+      }
+      for (;;) {
+        array.push(value(depth + 1));
+        space();
+        if (text[at] === ',') {
+          at++;
+          continue;
+        }
+        if (text[at++] === ']') return array;
+        fail("expected ',' or ']'");
+      }
+    }
+    if (c === '"') return string();
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return number();
+    for (const [word, result] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
+      if (text.startsWith(word, at)) {
+        at += word.length;
+        return result;
+      }
+    }
+    return fail('unexpected token');
+  };
+  const result = value(0);
+  space();
+  if (at !== text.length) fail('unexpected text after the JSON value');
+  return result;
+}
+
+/** Parses request JSON without changing any number (see the module comment). */
+export function parseLosslessJson(text: string): unknown {
+  if (!hasRiskyNumber(text)) {
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new JsonSyntaxError((error as Error).message);
+    }
+  }
+  return parseSlow(text);
+}
+
+// Unguessable, so no string a contract returns can be mistaken for a marked bigint.
+const bigintMarker = `bigint-${randomUUID()}:`;
+const bigintPattern = new RegExp(`"${bigintMarker}(-?\\d+)"`, 'g');
+
+/**
+ * JSON text of a value whose integers may be bigints: each is written as a number literal with all
+ * its digits (the "Numbers" rule), which `JSON.stringify` refuses to do.
+ */
+export function stringifyLosslessJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item) =>
+    typeof item === 'bigint' ? `${bigintMarker}${item}` : item,
+  ).replace(bigintPattern, '$1');
+}
