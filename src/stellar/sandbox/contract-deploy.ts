@@ -1,8 +1,9 @@
 import { hash, xdr } from '@stellar/stellar-sdk';
 import { ErrCode, ErrType, HostError } from './errors.ts';
-import { contractCodeKey, contractDataEntry, contractInstanceKey, type Host } from './host.ts';
+import type { Host } from './host.ts';
+import { contractCodeKey, contractDataEntry, contractInstanceKey } from './ledger-keys.ts';
 import { isNativeAssetPreimage } from './stellar-asset.ts';
-import { checkEnvMeta, exportedFunctions } from './vm.ts';
+import { checkEnvMeta, exportedFunctions } from './wasm-module.ts';
 
 /** Contract id exactly as the network derives it: sha256(HashIdPreimage::ContractId). */
 export function contractIdFromPreimage(networkId: Buffer, preimage: xdr.ContractIdPreimage): Buffer {

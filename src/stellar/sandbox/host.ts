@@ -1,6 +1,7 @@
 import { hash, xdr } from '@stellar/stellar-sdk';
 import { type AuthContext, AuthManager } from './auth.ts';
 import { ErrCode, ErrType, HostError } from './errors.ts';
+import { COST, MAX_TX_INSTRUCTIONS } from './instruction-costs.ts';
 import { contractCodeKey, contractDataEntry, contractInstanceKey } from './ledger-keys.ts';
 import type { NetworkConfig } from './network-config.ts';
 import { ObjectTable } from './object-table.ts';
@@ -37,19 +38,6 @@ export interface Budget {
   instructions: number;
   memBytes: number;
 }
-
-/** Network-wide per-transaction CPU cap; beyond it execution stops with a budget error. */
-export const MAX_TX_INSTRUCTIONS = 100_000_000;
-
-// Flat per-operation instruction charges: CPU is modelled from host work, not wasm opcodes.
-export const COST = {
-  /** Per fuel unit (function entry or loop iteration) counted by the injected wasm meter. */
-  perFuel: 40,
-  hostCall: 1_000,
-  vmInstantiateBase: 400_000,
-  vmInstantiatePerByte: 50,
-  perByteCopied: 2,
-} as const;
 
 /** One invocation's host: objects, frames, storage, auth, events and budget. */
 export class Host {
@@ -363,5 +351,3 @@ export function asHostError(e: unknown): HostError {
     return new HostError(ErrType.WasmVm, ErrCode.ExceededLimit, `wasm error: ${e.message}`);
   return new HostError(ErrType.Context, ErrCode.InternalError, e instanceof Error ? e.message : String(e));
 }
-
-export { contractCodeKey, contractDataEntry, contractInstanceKey };

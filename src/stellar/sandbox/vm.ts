@@ -1,32 +1,17 @@
 import { ErrCode, ErrType, HostError, UnimplementedHostFunctionError } from './errors.ts';
 import type { Host } from './host.ts';
-import { COST } from './host.ts';
 import { HOST_FUNCTIONS } from './host-fns/index.ts';
 import { HOST_FUNCTION_NAMES } from './host-fns/names.ts';
-import { Wasm, type WasmGlobal, type WasmInstance, type WasmMemory, type WasmModule } from './wasm-api.ts';
-import { FUEL_EXPORT, instrumentWasm } from './wasm-meter.ts';
+import { COST } from './instruction-costs.ts';
+import { Wasm, type WasmGlobal, type WasmInstance, type WasmMemory } from './wasm-api.ts';
+import { FUEL_EXPORT } from './wasm-meter.ts';
+import { compileWasm } from './wasm-module.ts';
 
 export interface ContractInstance {
   exports: Record<string, (...args: bigint[]) => unknown>;
   memory: WasmMemory | undefined;
   /** Metering counter injected by wasm-meter.ts; counts down, traps at zero. */
   fuel: WasmGlobal;
-}
-
-// Compiling is the expensive part; instances are per call frame (fresh memory each call).
-const moduleCache = new Map<string, WasmModule>();
-
-export function compileWasm(wasmHash: Buffer, code: Buffer): WasmModule {
-  const key = wasmHash.toString('hex');
-  const cached = moduleCache.get(key);
-  if (cached) return cached;
-  try {
-    const mod = new Wasm.Module(instrumentWasm(code));
-    moduleCache.set(key, mod);
-    return mod;
-  } catch (e) {
-    throw new HostError(ErrType.WasmVm, ErrCode.InvalidInput, `invalid wasm: ${(e as Error).message}`);
-  }
 }
 
 /**
@@ -81,43 +66,4 @@ export function instantiateContract(host: Host, wasmHash: Buffer, code: Buffer):
     memory: mem instanceof Wasm.Memory ? mem : undefined,
     fuel,
   };
-}
-
-/** Exported function names, used for the `__constructor` check on deploy. */
-export function exportedFunctions(wasmHash: Buffer, code: Buffer): string[] {
-  return Wasm.Module.exports(compileWasm(wasmHash, code))
-    .filter((e) => e.kind === 'function')
-    .map((e) => e.name);
-}
-
-/**
- * The network refuses wasm without a `contractenvmetav0` interface version, or built for a newer
- * protocol than the ledger's; soroban-sdk always emits the section.
- */
-export function checkEnvMeta(wasmHash: Buffer, code: Buffer, protocolVersion: number): void {
-  const sections = Wasm.Module.customSections(compileWasm(wasmHash, code), 'contractenvmetav0');
-  const first = sections[0];
-  if (!first || first.byteLength < 12) {
-    throw new HostError(
-      ErrType.WasmVm,
-      ErrCode.InvalidInput,
-      'contract has no contractenvmetav0 interface version',
-    );
-  }
-  const view = new DataView(first);
-  if (view.getUint32(0) !== 0) {
-    throw new HostError(
-      ErrType.WasmVm,
-      ErrCode.InvalidInput,
-      'contractenvmetav0 does not start with an interface version',
-    );
-  }
-  const protocol = view.getUint32(4);
-  if (protocol > protocolVersion) {
-    throw new HostError(
-      ErrType.WasmVm,
-      ErrCode.InvalidInput,
-      `contract targets protocol ${protocol}, ledger is at ${protocolVersion}`,
-    );
-  }
 }

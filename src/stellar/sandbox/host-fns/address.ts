@@ -2,7 +2,8 @@ import { Address, xdr } from '@stellar/stellar-sdk';
 import { scAddressToString } from '../auth.ts';
 import { invocationFromInvokerEntry } from '../auth-contexts.ts';
 import { ErrCode, ErrType, HostError } from '../errors.ts';
-import { contractInstanceKey, type Host } from '../host.ts';
+import type { Host } from '../host.ts';
+import { contractInstanceKey } from '../ledger-keys.ts';
 import { VOID } from '../val.ts';
 import { addressOf, arg, type HostFnTable } from './types.ts';
 

@@ -1,7 +1,8 @@
 import { xdr } from '@stellar/stellar-sdk';
 import { contractAddress, contractIdFromPreimage, createContract, uploadWasm } from '../contract-deploy.ts';
 import { ErrCode, ErrType, HostError } from '../errors.ts';
-import { contractCodeKey, contractDataEntry, contractInstanceKey, type Host } from '../host.ts';
+import type { Host } from '../host.ts';
+import { contractCodeKey, contractDataEntry, contractInstanceKey } from '../ledger-keys.ts';
 import { VOID } from '../val.ts';
 import { findKey } from './map-vec.ts';
 import { addressOf, arg, bytesOf, type HostFnTable, newBytes } from './types.ts';

@@ -1,0 +1,58 @@
+import { ErrCode, ErrType, HostError } from './errors.ts';
+import { Wasm, type WasmModule } from './wasm-api.ts';
+import { instrumentWasm } from './wasm-meter.ts';
+
+// Compiling is the expensive part; instances are per call frame (fresh memory each call).
+const moduleCache = new Map<string, WasmModule>();
+
+export function compileWasm(wasmHash: Buffer, code: Buffer): WasmModule {
+  const key = wasmHash.toString('hex');
+  const cached = moduleCache.get(key);
+  if (cached) return cached;
+  try {
+    const mod = new Wasm.Module(instrumentWasm(code));
+    moduleCache.set(key, mod);
+    return mod;
+  } catch (e) {
+    throw new HostError(ErrType.WasmVm, ErrCode.InvalidInput, `invalid wasm: ${(e as Error).message}`);
+  }
+}
+
+/** Exported function names, used for the `__constructor` check on deploy. */
+export function exportedFunctions(wasmHash: Buffer, code: Buffer): string[] {
+  return Wasm.Module.exports(compileWasm(wasmHash, code))
+    .filter((e) => e.kind === 'function')
+    .map((e) => e.name);
+}
+
+/**
+ * The network refuses wasm without a `contractenvmetav0` interface version, or built for a newer
+ * protocol than the ledger's; soroban-sdk always emits the section.
+ */
+export function checkEnvMeta(wasmHash: Buffer, code: Buffer, protocolVersion: number): void {
+  const sections = Wasm.Module.customSections(compileWasm(wasmHash, code), 'contractenvmetav0');
+  const first = sections[0];
+  if (!first || first.byteLength < 12) {
+    throw new HostError(
+      ErrType.WasmVm,
+      ErrCode.InvalidInput,
+      'contract has no contractenvmetav0 interface version',
+    );
+  }
+  const view = new DataView(first);
+  if (view.getUint32(0) !== 0) {
+    throw new HostError(
+      ErrType.WasmVm,
+      ErrCode.InvalidInput,
+      'contractenvmetav0 does not start with an interface version',
+    );
+  }
+  const protocol = view.getUint32(4);
+  if (protocol > protocolVersion) {
+    throw new HostError(
+      ErrType.WasmVm,
+      ErrCode.InvalidInput,
+      `contract targets protocol ${protocol}, ledger is at ${protocolVersion}`,
+    );
+  }
+}
