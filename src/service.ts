@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
@@ -12,6 +11,7 @@ import { seedStandardSpecs } from './evm/specs/seed-standard-specs.ts';
 import type { Config } from './platform/config/config.ts';
 import { KeyVault } from './platform/custody/key-vault.ts';
 import { loadMasterKey } from './platform/custody/master-key.ts';
+import { secureDataDir } from './platform/data-dir.ts';
 import type { Database } from './platform/db/database.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { openPgliteDatabase } from './platform/db/pglite-database.ts';
@@ -38,6 +38,17 @@ export type RunningService = {
   stop(): Promise<void>;
 };
 
+/** The local Soroban network answers its `getHealth`. */
+async function sorobanHealth(rpcUrl: string): Promise<void> {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }),
+    signal: AbortSignal.timeout(2_000),
+  });
+  if (!response.ok) throw new Error(`soroban answered HTTP ${response.status}`);
+}
+
 /**
  * Starts chaingate: listens first (so `/health` answers 503 while starting and a busy port fails
  * fast), then opens the store, migrates, starts the embedded devnet and marks the service ready.
@@ -54,7 +65,7 @@ export async function startService(config: Config): Promise<RunningService> {
   };
 
   try {
-    mkdirSync(config.dataDir, { recursive: true });
+    secureDataDir(config.dataDir);
     const address = await app.listen({ port: config.port, host: config.host });
     readiness.set('store', 'starting');
 
@@ -65,6 +76,7 @@ export async function startService(config: Config): Promise<RunningService> {
     const applied = await migrate(db);
     if (applied.length > 0) app.log.info({ migrations: applied }, 'store migrated');
     readiness.set('store', 'up');
+    readiness.addProbe({ name: 'store', embedded: true, check: () => db.query('SELECT 1') });
 
     const master = loadMasterKey(config.masterKey, config.dataDir);
     if (master.generated) {
@@ -88,10 +100,20 @@ export async function startService(config: Config): Promise<RunningService> {
         onLog: (line) => app.log.warn({ component: 'devnet' }, line),
       });
       cleanups.push(() => (devnet as AnvilDevnet).stop());
-      networks.push(devnetNetwork(devnet.rpcUrl));
+      const devnetClient = devnetNetwork(devnet.rpcUrl);
+      networks.push(devnetClient);
       readiness.set('devnet', 'up');
+      readiness.addProbe({ name: 'devnet', embedded: true, check: () => devnetClient.client.getChainId() });
     }
-    for (const entry of config.file.evm?.networks ?? []) networks.push(configuredNetwork(entry));
+    for (const entry of config.file.evm?.networks ?? []) {
+      const network = configuredNetwork(entry);
+      networks.push(network);
+      readiness.addProbe({
+        name: `evm:${network.chainId}`,
+        embedded: false,
+        check: () => network.client.getChainId(),
+      });
+    }
 
     let sorobanRpcUrl: string | null = null;
     if (config.soroban.enabled) {
@@ -111,6 +133,7 @@ export async function startService(config: Config): Promise<RunningService> {
       cleanups.push(() => sandbox.stop());
       sorobanRpcUrl = sandbox.rpcUrl;
       readiness.set('soroban', 'up');
+      readiness.addProbe({ name: 'soroban', embedded: true, check: () => sorobanHealth(sandbox.rpcUrl) });
     }
 
     const platform: Platform = {

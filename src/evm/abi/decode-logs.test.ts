@@ -23,11 +23,18 @@ describe('decodeReceiptLogs', () => {
       name: 'Transfer',
       topics: [
         { name: 'signature', value: topics[0] },
-        { name: 'from', value: pad(from) },
-        { name: 'to', value: pad(to) },
+        { name: 'from', value: pad(from), decoded: '0x1111111111111111111111111111111111111111' },
+        { name: 'to', value: pad(to), decoded: '0x2222222222222222222222222222222222222222' },
       ],
-      data: [{ name: 'value', value: data }],
+      data: [{ name: 'value', value: 1000 }],
     });
+  });
+
+  it('writes amounts beyond 2^53 as exact integers, never as raw words', () => {
+    const topics = encodeEventTopics({ abi: erc20, eventName: 'Transfer', args: { from, to } }) as Hex[];
+    const data = encodeAbiParameters([{ type: 'uint256' }], [10n ** 24n]);
+    const [log] = decodeReceiptLogs([erc20], [{ address: token, topics, data }]);
+    expect(log?.data).toEqual([{ name: 'value', value: 10n ** 24n }]);
   });
 
   it('tells ERC-721 Transfer from ERC-20 Transfer by the number of topics', () => {
@@ -41,7 +48,7 @@ describe('decodeReceiptLogs', () => {
     expect(log?.data).toEqual([]);
   });
 
-  it('slices static params by head words and gives dynamic params the whole data', () => {
+  it('decodes static, dynamic, tuple and fixed-array params', () => {
     const topics = encodeEventTopics({ abi: misc, eventName: 'Note', args: { id: 3n } }) as Hex[];
     const data = encodeAbiParameters(
       [
@@ -52,13 +59,12 @@ describe('decodeReceiptLogs', () => {
       ['hello', [1, 2], [3n, 4n]],
     );
     const [log] = decodeReceiptLogs([misc], [{ address: token, topics, data }]);
-    const word = (n: number) => data.slice(2 + n * 64, 2 + (n + 1) * 64);
     expect(log?.name).toBe('Note');
-    expect(log?.topics[1]).toEqual({ name: 'id', value: pad('0x03') });
+    expect(log?.topics[1]).toEqual({ name: 'id', value: pad('0x03'), decoded: 3 });
     expect(log?.data).toEqual([
-      { name: 'text', value: data },
-      { name: 'pair', value: `0x${word(1)}${word(2)}` },
-      { name: 'fixed', value: `0x${word(3)}${word(4)}` },
+      { name: 'text', value: 'hello' },
+      { name: 'pair', value: { a: 1, b: 2 } },
+      { name: 'fixed', value: [3, 4] },
     ]);
   });
 
@@ -80,11 +86,11 @@ describe('decodeReceiptLogs', () => {
     expect(decodeReceiptLogs([erc20], [{ address: token, topics: [], data: '0x' }])[0]?.name).toBe('');
   });
 
-  it('still names an event whose data is short (non-strict), giving the slice it has', () => {
+  it('still names an event whose data is short (non-strict), its missing value null', () => {
     const topics = encodeEventTopics({ abi: erc20, eventName: 'Transfer', args: { from, to } }) as Hex[];
     const [log] = decodeReceiptLogs([erc20], [{ address: token, topics, data: '0x' }]);
     expect(log?.name).toBe('Transfer');
-    expect(log?.data).toEqual([{ name: 'value', value: '0x' }]);
+    expect(log?.data).toEqual([{ name: 'value', value: null }]);
   });
 
   it('does not match anonymous events', () => {

@@ -1,40 +1,26 @@
 import {
   type Abi,
   type AbiEvent,
-  type AbiParameter,
   decodeEventLog,
   getAddress,
   type Hex,
   isAddress,
   toEventSelector,
 } from 'viem';
+import type { JsonValue } from './json-value.ts';
+import { toJsonValue } from './to-json-value.ts';
 
 export type RawLog = { address: Hex; topics: Hex[]; data: Hex };
 
 type NamedHex = { name: string; value: Hex };
 
-export type DecodedLog = { address: string; name: string; topics: NamedHex[]; data: NamedHex[] };
+/** An indexed argument: its raw topic, and its value when the ABI types it. */
+type Topic = NamedHex & { decoded?: JsonValue };
 
-/** Bytes a static type takes in the head of an ABI encoding; `undefined` for dynamic types. */
-function staticSize(param: AbiParameter): number | undefined {
-  const array = /^(.*)\[(\d*)\]$/.exec(param.type);
-  if (array) {
-    if (array[2] === '') return undefined;
-    const element = staticSize({ ...param, type: array[1] as string } as AbiParameter);
-    return element === undefined ? undefined : element * Number(array[2]);
-  }
-  if (param.type === 'string' || param.type === 'bytes') return undefined;
-  if (param.type === 'tuple') {
-    let total = 0;
-    for (const component of 'components' in param ? param.components : []) {
-      const size = staticSize(component);
-      if (size === undefined) return undefined;
-      total += size;
-    }
-    return total;
-  }
-  return 32;
-}
+/** A non-indexed argument, decoded by the "Numbers" rule; raw hex only when the event is unknown. */
+type DataEntry = { name: string; value: JsonValue };
+
+export type DecodedLog = { address: string; name: string; topics: Topic[]; data: DataEntry[] };
 
 function findEvent(abis: Abi[], log: RawLog): AbiEvent | undefined {
   const [signature] = log.topics;
@@ -69,47 +55,37 @@ function unknownLog(log: RawLog): DecodedLog {
 }
 
 /**
- * Data entries are slices of the raw encoding: a static param gets its own head word(s). A dynamic
- * param's head word is only an offset into the tail, so it gets the whole `data` hex instead, which is
- * the smallest slice a client can decode it from.
+ * Names each receipt log's topics and data after the first of `abis` with a matching event, with the
+ * values decoded (integers by the "Numbers" rule, addresses checksummed): never raw 32-byte words when
+ * the ABI is known.
  */
-function dataEntries(event: AbiEvent, data: Hex): NamedHex[] {
-  const body = data.slice(2);
-  let offset = 0;
-  return event.inputs
-    .map((input, index) => ({ input, index }))
-    .filter(({ input }) => !input.indexed)
-    .map(({ input, index }) => {
-      const name = input.name || `arg${index}`;
-      const size = staticSize(input);
-      if (size === undefined) {
-        offset += 32;
-        return { name, value: data };
-      }
-      const value = `0x${body.slice(offset * 2, (offset + size) * 2)}` as Hex;
-      offset += size;
-      return { name, value };
-    });
-}
-
-/** Names each receipt log's topics and data after the first of `abis` with a matching event. */
 export function decodeReceiptLogs(abis: Abi[], logs: RawLog[]): DecodedLog[] {
   return logs.map((log) => {
     const event = findEvent(abis, log);
     if (!event) return unknownLog(log);
-    const indexed = event.inputs
-      .map((input, index) => ({ input, index }))
-      .filter(({ input }) => input.indexed);
-    const topics: NamedHex[] = log.topics.map((value, position) => {
+    const { args } = decodeEventLog({
+      abi: [event],
+      topics: log.topics as [Hex, ...Hex[]],
+      data: log.data,
+      strict: false,
+    }) as { args: Record<string, unknown> | unknown[] };
+    const argument = (name: string, index: number) =>
+      toJsonValue(Array.isArray(args) ? args[index] : args[name]);
+    const inputs = event.inputs.map((input, index) => ({ input, index, name: input.name || `arg${index}` }));
+    const indexed = inputs.filter(({ input }) => input.indexed);
+    const topics: Topic[] = log.topics.map((value, position) => {
       if (position === 0) return { name: 'signature', value };
       const entry = indexed[position - 1];
-      return { name: entry?.input.name || `arg${entry?.index ?? position}`, value };
+      if (!entry) return { name: `arg${position}`, value };
+      return { name: entry.name, value, decoded: argument(entry.name, entry.index) };
     });
     return {
       address: displayAddress(log.address),
       name: event.name,
       topics,
-      data: dataEntries(event, log.data),
+      data: inputs
+        .filter(({ input }) => !input.indexed)
+        .map(({ name, index }) => ({ name, value: argument(name, index) })),
     };
   });
 }

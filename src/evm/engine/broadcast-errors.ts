@@ -1,3 +1,5 @@
+import { isNodeTransportFailure } from '../../platform/networks/node-failure.ts';
+
 /** What a node's answer to `eth_sendRawTransaction` means for the engine. */
 export type BroadcastOutcome =
   | { kind: 'accepted' }
@@ -22,6 +24,8 @@ function messagesOf(error: unknown): string {
 
 /** Classifies a broadcast error from its messages (geth, anvil, reth, erigon and besu wordings). */
 export function classifyBroadcastError(error: unknown): BroadcastOutcome {
+  if (isNodeTransportFailure(error))
+    return { kind: 'unreachable', message: 'the node did not answer in time' };
   const text = messagesOf(error);
   if (/already (known|imported)|known transaction|alreadyknown|already in (the )?(mempool|pool)/.test(text)) {
     return { kind: 'accepted' };

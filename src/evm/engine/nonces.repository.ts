@@ -159,3 +159,24 @@ export async function takeNextNonceIf(
   }
   return next;
 }
+
+/**
+ * The highest fees ever signed for a nonce of a sender (failed records included): a filler must beat
+ * them to replace a transaction a node may still hold (one whose broadcast timed out, say).
+ */
+export async function highestFeesAtNonce(
+  db: Queryable,
+  chainId: number,
+  sender: string,
+  nonce: string,
+): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | undefined> {
+  const rows = await db.query<{ max_fee: string | null; max_tip: string | null }>(
+    `SELECT max(a.max_fee_per_gas) AS max_fee, max(a.max_priority_fee_per_gas) AS max_tip
+       FROM evm_transactions t JOIN evm_transaction_attempts a ON a.transaction_id = t.id
+      WHERE t.chain_id = $1 AND t.sender = $2 AND t.nonce = $3`,
+    [chainId, sender, nonce],
+  );
+  const row = rows[0];
+  if (!row?.max_fee || !row.max_tip) return undefined;
+  return { maxFeePerGas: BigInt(row.max_fee), maxPriorityFeePerGas: BigInt(row.max_tip) };
+}

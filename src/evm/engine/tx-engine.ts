@@ -10,7 +10,7 @@ import { recoverSender } from './chain-recovery.ts';
 import { ConfirmationTracker, type RevertDecoder } from './confirmation-tracker.ts';
 import { bumpedFees, FeeOracle } from './fee-oracle.ts';
 import { GroupCommit } from './group-commit.ts';
-import { claimGap, ensureNonceRow, listOldGaps } from './nonces.repository.ts';
+import { claimGap, ensureNonceRow, highestFeesAtNonce, listOldGaps } from './nonces.repository.ts';
 import { rebroadcast } from './rebroadcast.ts';
 import {
   type SigningItem,
@@ -280,7 +280,10 @@ export class TxEngine {
         await claimGap(this.platform.db, gap);
         continue;
       }
-      const fees = await this.fees.current(network);
+      const current = await this.fees.current(network);
+      const earlier = await highestFeesAtNonce(this.platform.db, network.chainId, gap.address, gap.nonce);
+      // Above anything once signed for this nonce, so it replaces a copy a node may still hold.
+      const fees = earlier ? bumpedFees(earlier, current) : current;
       // Claimed and re-used in one step: the explicit nonce path takes it from the gap table.
       try {
         await this.submit({

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { IntegerValue, Nullable } from '../../platform/http/response-types.ts';
 
 export const StatusRecord = Type.Object({
   id: Type.String(),
@@ -23,16 +24,27 @@ export const StatusRecord = Type.Object({
   ),
 });
 
-const NamedHex = Type.Object({ name: Type.String(), value: Type.String() });
+const Topic = Type.Object({
+  name: Type.String(),
+  value: Type.String({ description: 'the raw 32-byte topic' }),
+  decoded: Type.Optional(Type.Unknown({ description: 'the indexed argument, when the ABI is known' })),
+});
+const DataEntry = Type.Object({
+  name: Type.String(),
+  value: Type.Unknown({
+    description: 'the decoded argument (integers as exact JSON integers); raw hex only for an unknown event',
+  }),
+});
 
 export const TransactionInformation = Type.Object({
   network: Type.Integer(),
   transaction: Type.Object({
     hash: Type.String(),
-    value: Type.Unknown({ description: 'wei; decimal string beyond 2^53' }),
-    gas: Type.Unknown(),
-    gasPrice: Type.Unknown(),
-    gasTipCap: Type.Unknown(),
+    value: IntegerValue('wei'),
+    valueWei: Type.String({ description: 'the same wei as a decimal string, for JavaScript clients' }),
+    gas: IntegerValue('gas limit'),
+    gasPrice: IntegerValue('wei per gas: the legacy price, or the max fee per gas'),
+    gasTipCap: IntegerValue('wei per gas'),
     nonce: Type.Integer(),
     from: Type.String(),
     to: Type.Union([Type.String(), Type.Null()]),
@@ -46,14 +58,14 @@ export const TransactionInformation = Type.Object({
       Type.Null(),
     ]),
   }),
-  receipt: Type.Union([
+  receipt: Nullable(
     Type.Object({
       hash: Type.String(),
       blockHash: Type.String(),
       blockNumber: Type.Integer(),
-      gasPrice: Type.Unknown(),
-      gasUsed: Type.Unknown(),
-      cumulativeGasUsed: Type.Unknown(),
+      gasPrice: IntegerValue('effective wei per gas'),
+      gasUsed: IntegerValue('gas used'),
+      cumulativeGasUsed: IntegerValue('cumulative gas used'),
       tokenId: Type.Union([Type.Unknown(), Type.Null()], { description: 'deprecated' }),
       from: Type.String({ description: 'deprecated' }),
       to: Type.Union([Type.String(), Type.Null()], { description: 'deprecated' }),
@@ -64,14 +76,13 @@ export const TransactionInformation = Type.Object({
         Type.Object({
           address: Type.String(),
           name: Type.String(),
-          topics: Type.Array(NamedHex),
-          data: Type.Array(NamedHex),
+          topics: Type.Array(Topic),
+          data: Type.Array(DataEntry),
         }),
       ),
       errorMessage: Type.String(),
     }),
-    Type.Null(),
-  ]),
+  ),
   error: Type.Boolean(),
   errorInfo: Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]),
 });

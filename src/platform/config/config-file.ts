@@ -18,6 +18,7 @@ const EvmNetworkEntry = Type.Object(
     devnetFaucet: Type.Optional(Type.Boolean()),
     /** Concurrent node calls sent as one JSON-RPC batch of at most this many; 1 turns batching off. */
     rpcBatchSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    rpcTimeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
   },
   { additionalProperties: false },
 );

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ChaingateError, quote } from '../errors/chaingate-error.ts';
 import { type ErrorCode, errorCodes } from '../errors/codes.ts';
+import { isNodeTransportFailure } from '../networks/node-failure.ts';
 import { type ValidationIssue, validationMessage } from './validation-message.ts';
 
 type ErrorAnswer = { code: ErrorCode; message: string };
@@ -35,17 +36,6 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_ERR_ASYNC_CONSTRAINT: 'CG_ERR_BAD_REQUEST',
   FST_ERR_VALIDATION: 'CG_ERR_VALIDATION',
 };
-
-/** A node call that failed at the transport (no answer, a timeout), anywhere in the cause chain. */
-function isNodeTransportFailure(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 16; depth++) {
-    const name = (current as { name?: string }).name;
-    if (name === 'RpcTransportError' || name === 'HttpRequestError' || name === 'TimeoutError') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 /** Maps every error to a code of the table and a short message; details go to the log only. */
 function toErrorAnswer(error: unknown): ErrorAnswer {

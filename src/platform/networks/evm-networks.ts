@@ -9,7 +9,7 @@ import {
 import type { EvmNetworkEntry } from '../config/config-file.ts';
 import { ConfigError } from '../config/config-file.ts';
 import { DEVNET_CHAIN_ID, findKnownChain } from '../config/known-chains.ts';
-import { keepAliveTransport } from './keep-alive-transport.ts';
+import { DEFAULT_RPC_TIMEOUT_MS, keepAliveTransport } from './keep-alive-transport.ts';
 
 /** One EVM network the service can use, with its read client. */
 export type EvmNetwork = {
@@ -27,6 +27,8 @@ export type EvmNetwork = {
   rpcUrls: string[];
   /** Most node calls sent in one JSON-RPC batch (1 = no batching). */
   rpcBatchSize: number;
+  /** Deadline of one node call, after which it fails as ERROR_NODE_UNREACHABLE. */
+  rpcTimeoutMs: number;
   chain: Chain;
   client: PublicClient;
 };
@@ -40,7 +42,7 @@ function makeNetwork(fields: Omit<EvmNetwork, 'chain' | 'client'>): EvmNetwork {
     testnet: !fields.isMainnet,
   });
   const transports = fields.rpcUrls.map((url) =>
-    keepAliveTransport(url, { maxBatchSize: fields.rpcBatchSize }),
+    keepAliveTransport(url, { maxBatchSize: fields.rpcBatchSize, timeoutMs: fields.rpcTimeoutMs }),
   );
   const transport = transports.length === 1 ? (transports[0] as Transport) : fallback(transports);
   const client = createPublicClient({ chain, transport, pollingInterval: 250 }) as PublicClient;
@@ -63,6 +65,7 @@ export function devnetNetwork(rpcUrl: string): EvmNetwork {
     maxFeePerGasWei: undefined,
     rpcUrls: [rpcUrl],
     rpcBatchSize: DEVNET_RPC_BATCH_SIZE,
+    rpcTimeoutMs: DEFAULT_RPC_TIMEOUT_MS,
   });
 }
 
@@ -90,6 +93,7 @@ export function configuredNetwork(entry: EvmNetworkEntry): EvmNetwork {
     rpcUrls: entry.rpcUrls,
     // Hosted providers commonly cap batches (10–100 calls); 10 stays under every cap we know of.
     rpcBatchSize: entry.rpcBatchSize ?? 10,
+    rpcTimeoutMs: entry.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
   });
 }
 

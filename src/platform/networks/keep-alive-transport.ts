@@ -31,7 +31,11 @@ type Pending = {
   reject: (error: Error) => void;
 };
 
+/** How long a node call may take before it fails (ERROR_NODE_UNREACHABLE), unless configured. */
+export const DEFAULT_RPC_TIMEOUT_MS = 10_000;
+
 export type KeepAliveTransportOptions = {
+  /** Deadline of one JSON-RPC request (a batch is one request). */
   timeoutMs?: number;
   maxSockets?: number;
   /**
@@ -60,39 +64,60 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
   let queue: Pending[] = [];
   let flushScheduled = false;
 
-  const post = (body: string) =>
+  const timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+  const postOnce = (body: string) =>
     new Promise<unknown>((resolve, reject) => {
-      const req = send(
-        target,
-        {
-          method: 'POST',
-          agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-          timeout: options.timeoutMs ?? 15_000,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            try {
-              resolve(JSON.parse(text));
-            } catch {
-              reject(
-                new RpcTransportError(
-                  `node answered HTTP ${res.statusCode} with a body that is not JSON-RPC`,
-                ),
-              );
-            }
-          });
-          res.on('error', (error) =>
-            reject(new RpcTransportError(`node connection failed: ${error.message}`)),
-          );
-        },
+      const req = send(target, {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      });
+      // A whole-request deadline (a stalled node accepts the connection and never answers).
+      const deadline = setTimeout(
+        () => req.destroy(new RpcTransportError(`node did not answer within ${timeoutMs} ms`)),
+        timeoutMs,
       );
-      req.on('timeout', () => req.destroy(new RpcTransportError('node request timed out')));
-      req.on('error', (error) => reject(new RpcTransportError(`node request failed: ${error.message}`)));
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          clearTimeout(deadline);
+          const text = Buffer.concat(chunks).toString('utf8');
+          try {
+            resolve(JSON.parse(text));
+          } catch {
+            reject(
+              new RpcTransportError(`node answered HTTP ${res.statusCode} with a body that is not JSON-RPC`),
+            );
+          }
+        });
+        res.on('error', (error) => {
+          clearTimeout(deadline);
+          reject(new RpcTransportError(`node connection failed: ${error.message}`));
+        });
+      });
+      req.on('error', (error) => {
+        clearTimeout(deadline);
+        reject(
+          error instanceof RpcTransportError
+            ? error
+            : Object.assign(new RpcTransportError(`node request failed: ${error.message}`), {
+                retryable:
+                  (error as NodeJS.ErrnoException).code === 'ECONNRESET' ||
+                  /socket hang up/.test(error.message),
+              }),
+        );
+      });
       req.end(body);
+    });
+  /**
+   * One retry, at once, only for a connection the node closed under a reused keep-alive socket; a
+   * timeout is never retried, so a call fails within `timeoutMs`.
+   */
+  const post = (body: string) =>
+    postOnce(body).catch((error: RpcTransportError & { retryable?: boolean }) => {
+      if (error.retryable) return postOnce(body);
+      throw error;
     });
 
   const single = (call: Pending) => {
@@ -163,6 +188,7 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
         return answer.result;
       },
     },
-    { retryCount: 2 },
+    // Retries are the transport's (above): viem's would repeat a timed-out call and multiply the wait.
+    { retryCount: 0 },
   );
 }
