@@ -4,7 +4,11 @@ import { adminRoutes } from './applications/admin.routes.ts';
 import { requireApplicationAuth } from './applications/application-auth.ts';
 import { evmRoutes } from './evm/evm.routes.ts';
 import { type Readiness, readinessPlugin } from './platform/health/readiness.ts';
-import { answerClientError, errorHandlerPlugin } from './platform/http/error-handler.ts';
+import {
+  answerClientError,
+  answerFrameworkError,
+  errorHandlerPlugin,
+} from './platform/http/error-handler.ts';
 import { openApiPlugin } from './platform/http/openapi.ts';
 import { JSON_BODY_LIMIT, registerRequestInput } from './platform/http/request-input.ts';
 import { registerSchemaCompilers } from './platform/http/schema-compilers.ts';
@@ -29,6 +33,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: JSON_BODY_LIMIT,
     clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   });
   registerSchemaCompilers(app);
   registerRequestInput(app);

@@ -17,6 +17,13 @@ declare module 'fastify' {
  * Call it at the top of a domain plugin.
  */
 export function requireApplicationAuth(scope: FastifyInstance): void {
+  // Declared on each route, so the OpenAPI document and Swagger UI's "Authorize" carry both headers.
+  scope.addHook('onRoute', (route) => {
+    route.schema = {
+      ...route.schema,
+      security: route.schema?.security ?? [{ apiKey: [], applicationId: [] }],
+    };
+  });
   scope.addHook('onRequest', async (request) => {
     request.application = await scope.applicationAuthenticator.authenticate(request.headers);
   });

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ChaingateError, quote } from '../errors/chaingate-error.ts';
 import { type ErrorCode, errorCodes } from '../errors/codes.ts';
@@ -57,7 +57,9 @@ function toErrorAnswer(error: unknown): ErrorAnswer {
         ? 'request body too large'
         : mapped === 'CG_ERR_UNSUPPORTED_MEDIA_TYPE'
           ? `unsupported content type: send JSON (${quote(fastifyError.message)})`
-          : fastifyError.message;
+          : mapped === 'CG_ERR_URL_TOO_LONG'
+            ? 'a path parameter is too long'
+            : quote(fastifyError.message);
     return { code: mapped, message };
   }
   if (code && connectionErrorCodes.has(code)) {
@@ -76,6 +78,13 @@ function toErrorAnswer(error: unknown): ErrorAnswer {
 function errorBody(code: ErrorCode, message: string) {
   const statusCode = errorCodes[code].status;
   return { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message };
+}
+
+/** Errors the router raises before any route runs (a malformed URL, a parameter too long). */
+export function answerFrameworkError(error: Error, _request: FastifyRequest, reply: FastifyReply): void {
+  const answer = toErrorAnswer(error);
+  const body = errorBody(answer.code, answer.message);
+  reply.status(body.statusCode).send(body);
 }
 
 export const errorHandlerPlugin = fp(

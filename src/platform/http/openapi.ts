@@ -7,9 +7,19 @@ const description = `chaingate: smart contracts, tokens, custodied wallets, IPFS
 
 Every call of the customer API sends \`Authorization: Bearer <apiKey>\` and \`x-application-svc: <applicationId>\`
 (\`x-application-vkn\` is accepted as a synonym). Errors answer \`{statusCode, code, error, message}\`; a 400
-names the offending field. Integers that can exceed 2^53 are accepted as JSON numbers or decimal strings and
-returned as decimal strings when they exceed 2^53 - 1. Reads documented as GET also accept POST with the same
-JSON body, or GET with a query string. A doubled slash in a path is treated as one.`;
+names the offending field, and each endpoint lists the codes it can answer, with their meanings.
+
+Numbers: an integer that can exceed 2^53 (wei, token amounts, uint256 params) is accepted as a JSON number,
+every digit kept, or as a decimal string; a fraction or an exponent for an integer field is a 400, never
+rounded. Responses write every integer as a JSON number with all its digits; where JavaScript clients need
+exactness a decimal-string twin stands beside it (\`balanceWei\`, \`valueWei\`, …).
+
+Drop-in rules for existing clients: a body that parses as JSON is JSON whatever its Content-Type, and an empty
+body is \`{}\`; an optional field that is \`null\` is absent; \`gasLimit\`, \`gas\`, \`gasPrice\` and
+\`priorityFee\` of 0 are absent (\`nonce: 0\` is a nonce); \`params\` null or missing is \`[]\`. Reads documented
+as GET also accept POST with the same JSON body, or GET with a query string (arrays as JSON text). Static path
+segments match in any case (\`/isContract\`), and a doubled slash is one. Text with a NUL character or a lone
+UTF-16 surrogate is refused (NUL is allowed inside \`params\`).`;
 
 /** OpenAPI 3 generated from the route schemas, at `/openapi.json`, with Swagger UI at `/docs`. */
 export const openApiPlugin = fp(
@@ -25,7 +35,6 @@ export const openApiPlugin = fp(
             adminToken: { type: 'http', scheme: 'bearer', description: 'admin token (credentials.json)' },
           },
         },
-        security: [{ apiKey: [], applicationId: [] }],
       },
     });
     await app.register(swaggerUi, { routePrefix: '/docs' });
