@@ -73,6 +73,8 @@ export async function startService(config: Config): Promise<RunningService> {
       ? await openPostgresDatabase(config.databaseUrl)
       : await openPgliteDatabase(join(config.dataDir, 'pgdata'));
     cleanups.push(() => db.close());
+    // The embedded store unpacks its files with explicit modes; they are made private here.
+    secureDataDir(config.dataDir);
     const applied = await migrate(db);
     if (applied.length > 0) app.log.info({ migrations: applied }, 'store migrated');
     readiness.set('store', 'up');

@@ -31,7 +31,11 @@ export async function runCli(argv: string[]): Promise<unknown> {
     },
   });
   const [group, command, argument] = positionals;
-  if (values.help || !group) throw new CliError(usage);
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    return undefined;
+  }
+  if (!group) throw new CliError(usage);
   if (group === 'soroban-sandbox') {
     const { runSorobanSandboxCommand } = await import('./soroban-sandbox-command.ts');
     return runSorobanSandboxCommand({ port: values.port, host: values.host, dataDir: values['data-dir'] });
