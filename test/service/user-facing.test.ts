@@ -58,7 +58,8 @@ it('keeps every file of the data dir private (0600, directories 0700), the store
 
 describe('the OpenAPI document', () => {
   it('declares both credential headers on every customer endpoint, the admin token on admin ones, none on /health', async () => {
-    const doc = await (await fetch(`${service.url}/openapi.json`)).json();
+    // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is read as plain JSON
+    const doc: any = await (await fetch(`${service.url}/openapi.json`)).json();
     for (const [path, item] of Object.entries(
       doc.paths as Record<string, Record<string, { security?: unknown[] }>>,
     )) {
@@ -120,7 +121,7 @@ it('sends native coin through POST /core/v1/evm/chain/transfer, exactly, with th
     headers: { ...service.auth, 'content-type': 'application/json' },
     body: `{"sender":"${service.credentials.sender}","recipient":"${recipient}","blockchainNetwork":31337,"value":1234567890123456789,"myReference":"native1"}`,
   });
-  const sent = await response.json();
+  const sent = (await response.json()) as { txHash: string };
   expect(response.status).toBe(201);
   expect((await waitForFinalStatus(call, sent.txHash)).status).toBe('confirmed');
   const chain = createPublicClient({
