@@ -4,7 +4,6 @@ import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { decodeCallInput, decodeConstructorArgs } from '../abi/decode-call-input.ts';
 import { decodeReceiptLogs } from '../abi/decode-logs.ts';
-import { toJsonValue } from '../abi/to-json-value.ts';
 import { loadStandardContracts } from '../contract-library/standard-contracts.ts';
 import { resolveSpec } from '../contracts/contract-abi.ts';
 import { findDeployedContract } from '../contracts/evm-contracts.repository.ts';
