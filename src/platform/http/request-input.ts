@@ -5,8 +5,13 @@ import { JsonSyntaxError, parseLosslessJson } from './lossless-json.ts';
 /** Largest JSON body any endpoint reads (multipart uploads have their own limits). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-/** Sending fields whose zero means "decide for me" (Go clients send every field, zero when unset). */
-const zeroMeansAbsent = new Set(['gasLimit', 'gas', 'gasPrice', 'priorityFee']);
+/**
+ * Fields whose zero means "not given": Go clients send every field, zero when unset. A gas limit, a
+ * fee or a spec id of 0 is never meant (`nonce: 0` is, so it is not here).
+ */
+const zeroMeansAbsent = new Set(['gasLimit', 'gas', 'gasPrice', 'priorityFee', 'contractSpecsId']);
+/** Optional text fields whose empty string means "not given" (Go's zero string). */
+const emptyMeansAbsent = new Set(['myReference', 'alias']);
 
 /** Content types that carry JSON or that clients send JSON with (curl's default form type, none). */
 function mayCarryJson(contentType: string | undefined): boolean {
@@ -106,9 +111,9 @@ function checkCharacters(
 
 /**
  * The drop-in rules for one request's input object, applied before validation (service contract,
- * "Bodies"): an optional field that is `null` is absent; `gasLimit`, `gas`, `gasPrice` and
- * `priorityFee` of 0 are absent (`nonce: 0` stays); `params: null` is `[]`. Then text the store
- * cannot keep is refused.
+ * "Bodies"): an optional field that is `null` is absent; `gasLimit`, `gas`, `gasPrice`,
+ * `priorityFee` and `contractSpecsId` of 0 are absent (`nonce: 0` stays); an empty `myReference` or
+ * `alias` is absent; `params: null` is `[]`. Then text the store cannot keep is refused.
  */
 export function normalizeInput(input: unknown, where: 'body' | 'querystring'): void {
   if (!isPlainObject(input)) return;
@@ -118,6 +123,7 @@ export function normalizeInput(input: unknown, where: 'body' | 'querystring'): v
       if (key === 'params') record[key] = [];
       else delete record[key];
     } else if (zeroMeansAbsent.has(key) && (value === 0 || value === '0')) delete record[key];
+    else if (emptyMeansAbsent.has(key) && value === '') delete record[key];
   }
   checkCharacters(record, where, [], false);
 }
