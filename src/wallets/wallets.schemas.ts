@@ -26,11 +26,12 @@ const HttpUrlField = (description: string) =>
 export const PinField = (description: string) =>
   Type.Unsafe<string | number>({
     type: ['string', 'integer'],
+    pattern: '^[0-9]+$',
     minLength: 1,
     maxLength: 64,
     minimum: 0,
     maximum: 999_999_999_999,
-    description: `${description}. A string or a number (a number loses leading zeros: send PINs as strings)`,
+    description: `${description}. Digits, as a string or a number (a number loses leading zeros: send PINs as strings)`,
   });
 
 const SendPinField = PinField(

@@ -23,6 +23,12 @@ export async function startCallbackReceiver(
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      if (request.method === 'GET') {
+        // A page the wallet page sends the user to (cancel, fallback): something a browser can show.
+        response.setHeader('content-type', 'text/html; charset=utf-8');
+        response.end('<!doctype html><title>shop</title><p>Back at the shop.</p>');
+        return;
+      }
       received.push({
         headers: request.headers,
         body: Buffer.concat(chunks).toString('utf8'),

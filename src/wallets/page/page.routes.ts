@@ -38,6 +38,7 @@ const assets: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
   'wallet.js': 'text/javascript; charset=utf-8',
   'wallet.css': 'text/css; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
 };
 
 const tags = ['wallet page'];
@@ -77,6 +78,7 @@ export async function walletPageRoutes(scope: FastifyInstance): Promise<void> {
   app.get('/wallet/', { schema: { hide: true } }, serve('index.html'));
   app.get('/wallet/wallet.js', { schema: { hide: true } }, serve('wallet.js'));
   app.get('/wallet/wallet.css', { schema: { hide: true } }, serve('wallet.css'));
+  app.get('/wallet/favicon.svg', { schema: { hide: true } }, serve('favicon.svg'));
 
   app.get(
     '/wallet/api/hash/:hash',
