@@ -166,7 +166,9 @@ function groupSecret(secret) {
 async function start(chosen) {
   strategy = chosen;
   const answer = await setup(chosen);
-  if (answer.status !== 200) {
+  // Back, then e-mail again within 30 s: the code sent moments ago is still the one to type.
+  const codeAlreadySent = chosen === 3 && answer.data?.code === 'CG_ERR_CODE_RECENTLY_SENT';
+  if (answer.status !== 200 && !codeAlreadySent) {
     handleCommonError(answer);
     return;
   }

@@ -65,7 +65,10 @@ async function verifySetupCode(
       setupTotpSealContext(row.id),
     );
     const step = totpStepOf(secret, pin, now);
-    if (step === undefined) throw invalidCode();
+    if (step === undefined) {
+      secret.fill(0);
+      throw invalidCode();
+    }
     await clearAttempts(db, 'wallet_hashes', row.id);
     return { totpSecret: secret, totpStep: step };
   }
