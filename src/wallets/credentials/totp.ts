@@ -41,17 +41,6 @@ export function totpStepOf(secret: Uint8Array, code: string, nowMs: number): big
   return BigInt(Math.floor(nowMs / 1000 / PERIOD_SECONDS) + delta);
 }
 
-/** The current code of a secret (tests, and the page's own check in development). */
-export function totpCodeAt(secret: Uint8Array, nowMs: number): string {
-  return TOTP.generate({
-    secret: new Secret({ buffer: Uint8Array.from(secret).buffer }),
-    algorithm: 'SHA1',
-    digits: DIGITS,
-    period: PERIOD_SECONDS,
-    timestamp: nowMs,
-  });
-}
-
 /** The sealing context of a secret pending on a wallet hash: it opens for that hash only. */
 export function setupTotpSealContext(hashId: string): string {
   return `wallet-hash-totp:${hashId}`;
