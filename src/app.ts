@@ -14,6 +14,9 @@ import { JSON_BODY_LIMIT, registerRequestInput } from './platform/http/request-i
 import { registerSchemaCompilers } from './platform/http/schema-compilers.ts';
 import { metricsPlugin } from './platform/observability/metrics.ts';
 import type { Platform } from './platform/platform.ts';
+import { callbacksAdminRoutes } from './wallets/callbacks/callbacks-admin.routes.ts';
+import { walletPageRoutes } from './wallets/page/page.routes.ts';
+import { walletRoutes } from './wallets/wallets.routes.ts';
 
 export type BuildAppOptions = { logLevel: string; readiness: Readiness; metrics: Registry };
 
@@ -40,6 +43,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('platform', null as unknown as Platform);
   app.decorate('applicationAuthenticator', null as never);
   app.decorate('evm', null as never);
+  app.decorate('wallets', null as never);
   app.decorateRequest('application', null);
 
   await app.register(errorHandlerPlugin);
@@ -48,9 +52,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(metricsPlugin, { registry: options.metrics });
 
   await app.register(adminRoutes);
+  await app.register(callbacksAdminRoutes);
+  await app.register(walletPageRoutes);
   await app.register(async (api) => {
     requireApplicationAuth(api);
     await api.register(evmRoutes, { prefix: '/core/v1/evm' });
+    await api.register(walletRoutes);
   });
   return app;
 }

@@ -28,6 +28,7 @@ import {
 import { createMetricsRegistry } from './platform/observability/metrics.ts';
 import type { Platform } from './platform/platform.ts';
 import { startSorobanSandbox } from './stellar/sandbox/index.ts';
+import { startWallets } from './wallets/start-wallets.ts';
 
 export type RunningService = {
   app: FastifyInstance;
@@ -175,6 +176,10 @@ export async function startService(config: Config): Promise<RunningService> {
     app.evm = { platform, engine };
     engine.start();
     cleanups.push(() => engine.stop());
+
+    const wallets = startWallets(platform, app.evm, address);
+    app.wallets = wallets.context;
+    cleanups.push(() => wallets.stop());
 
     readiness.ready = true;
     app.log.info({ address }, 'chaingate is ready');

@@ -8,9 +8,14 @@ commands:
   app list                                         list applications
   app rotate-key <applicationId>                   issue a new API key, revoking the old one
   sender add <applicationId>                       add a sender account to an application
+  app callback-key <applicationId>                 the key that signs the application's wallet callbacks
+  app rotate-callback-key <applicationId>          replace that key
+  callbacks list [--application <id>] [--state pending|delivered|failed]
+                                                   wallet callback deliveries, newest first
+  callbacks replay <deliveryId>                    deliver a callback again now
   soroban-sandbox [--port N] [--data-dir D]        run a local Soroban network (RPC + friendbot)
 
-options for app/sender commands:
+options for app/sender/callbacks commands:
   --url <url>            server base URL (default $CHAINGATE_URL or http://127.0.0.1:$PORT|8080)
   --admin-token <token>  admin token (default $CHAINGATE_ADMIN_TOKEN or <data dir>/credentials.json)
   --data-dir <dir>       where credentials.json is (default $CHAINGATE_DATA_DIR or ./data)`;
@@ -25,6 +30,8 @@ export async function runCli(argv: string[]): Promise<unknown> {
       url: { type: 'string' },
       'admin-token': { type: 'string' },
       'data-dir': { type: 'string' },
+      application: { type: 'string' },
+      state: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -65,6 +72,23 @@ export async function runCli(argv: string[]): Promise<unknown> {
     case 'sender add':
       if (!argument) throw new CliError('sender add needs the application id');
       return callAdminApi(target(), 'POST', `/admin/v1/applications/${encodeURIComponent(argument)}/senders`);
+    case 'app callback-key':
+    case 'app rotate-callback-key': {
+      if (!argument) throw new CliError(`${key} needs the application id`);
+      const path = `/admin/v1/applications/${encodeURIComponent(argument)}/callback-key`;
+      return command === 'callback-key'
+        ? callAdminApi(target(), 'GET', path)
+        : callAdminApi(target(), 'POST', `${path}/rotate`);
+    }
+    case 'callbacks list': {
+      const query = new URLSearchParams();
+      if (values.application) query.set('applicationId', values.application);
+      if (values.state) query.set('state', values.state);
+      return callAdminApi(target(), 'GET', `/admin/v1/callbacks${query.size ? `?${query}` : ''}`);
+    }
+    case 'callbacks replay':
+      if (!argument) throw new CliError('callbacks replay needs the delivery id');
+      return callAdminApi(target(), 'POST', `/admin/v1/callbacks/${encodeURIComponent(argument)}/replay`);
     default:
       throw new CliError(`unknown command '${key}'\n\n${usage}`);
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Abi, type Address, getAddress, type Hex, parseUnits } from 'viem';
+import { type Abi, type Address, getAddress, type Hex, maxUint256, parseUnits } from 'viem';
 import type { Application } from '../../applications/applications.service.ts';
 import type { EvmAccountKind } from '../../platform/custody/evm-accounts.repository.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
@@ -51,6 +51,9 @@ export type SendTransactionReturnType = {
   nonce: number;
   contractAddress: Address | undefined;
 };
+
+/** Far above any chain's block gas limit, and within the store's bigint column. */
+const MAX_GAS_LIMIT = 2n ** 53n;
 
 /** Gas given to a transaction that is not estimated and has no `gasLimit`. */
 const UNESTIMATED_GAS_LIMIT = 3_000_000n;
@@ -111,6 +114,15 @@ export async function sendTransaction(
   parameters: SendTransactionParameters,
 ): Promise<SendTransactionReturnType> {
   const { platform, engine } = context;
+  // A uint256 on chain and a numeric(78) in the store: anything larger is refused before both.
+  if (parameters.value > maxUint256)
+    throw new ChaingateError('CG_ERR_VALIDATION', 'value is larger than a uint256', {
+      context: { field: 'value' },
+    });
+  if (parameters.gasLimit !== undefined && parameters.gasLimit > MAX_GAS_LIMIT)
+    throw new ChaingateError('CG_ERR_VALIDATION', 'gasLimit is larger than any block can hold', {
+      context: { field: 'gasLimit' },
+    });
   const account = await engine.signers.forApplication(
     parameters.application.id,
     getAddress(parameters.sender),

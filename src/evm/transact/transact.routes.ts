@@ -23,7 +23,7 @@ import {
 const tags = ['evm: contracts'];
 
 /** What can go wrong before a call reaches the node: the network, the ABI, the params, the address. */
-const callCodes: ErrorCode[] = [
+export const callCodes: ErrorCode[] = [
   'CG_ERR_UNKNOWN_NETWORK',
   'CG_ERR_PLAN_FORBIDS',
   'CG_ERR_UNKNOWN_SPEC',

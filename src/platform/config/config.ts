@@ -21,6 +21,8 @@ export type Config = {
     snapshotSeconds: number;
     anvilBinary: string | undefined;
   };
+  /** Custodied wallets: how long a creation hash lives, and the sender of the e-mails. */
+  wallets: { hashTtlSeconds: number; mailFrom: string };
 };
 
 type Env = Record<string, string | undefined>;
@@ -87,6 +89,14 @@ export function loadConfig(env: Env = process.env): Config {
         1,
       ),
       anvilBinary: env.CHAINGATE_ANVIL_BIN || undefined,
+    },
+    wallets: {
+      hashTtlSeconds: parsePositive(
+        env.CHAINGATE_WALLET_HASH_TTL_SECONDS,
+        'CHAINGATE_WALLET_HASH_TTL_SECONDS',
+        30 * 60,
+      ),
+      mailFrom: env.CHAINGATE_SMTP_FROM || file.smtp?.from || 'chaingate <no-reply@chaingate.invalid>',
     },
   };
 }

@@ -71,6 +71,40 @@ export const errorCodes = {
     status: 400,
     meaning: 'the node refused the signed transaction; the message says why',
   },
+  // Wallets.
+  CG_ERR_UNKNOWN_WALLET: {
+    status: 404,
+    meaning: 'the calling application has no custodied wallet for that user or address',
+  },
+  CG_ERR_WRONG_STRATEGY: {
+    status: 400,
+    meaning: "`strategy` is not the wallet's strategy, or the wallet's strategy does not use that endpoint",
+  },
+  CG_ERR_STRATEGY_NOT_ALLOWED: { status: 400, meaning: 'the wallet hash does not allow that strategy' },
+  CG_ERR_SETUP_NOT_STARTED: {
+    status: 400,
+    meaning: 'confirm needs the setup of the same strategy first (POST /wallet/api/setup)',
+  },
+  CG_ERR_INVALID_PIN: {
+    status: 401,
+    meaning: 'the PIN or one-time code is wrong, expired or already used; wrong ones are counted per wallet',
+  },
+  CG_ERR_UNKNOWN_HASH: { status: 404, meaning: 'no wallet hash with that value (for that username)' },
+  CG_ERR_WALLET_EXISTS: {
+    status: 409,
+    meaning: 'the user already has a custodied wallet in this application',
+  },
+  CG_ERR_HASH_EXPIRED: { status: 410, meaning: 'the wallet hash has expired: request a new one' },
+  CG_ERR_HASH_USED: { status: 410, meaning: 'the wallet hash was already used to create a wallet' },
+  CG_ERR_WALLET_LOCKED: {
+    status: 429,
+    meaning: '5 wrong PINs or codes in a row: locked for 15 minutes; `Retry-After` gives the seconds left',
+  },
+  CG_ERR_CODE_RECENTLY_SENT: {
+    status: 429,
+    meaning: 'a code was e-mailed moments ago; `Retry-After` gives the seconds until another can be sent',
+  },
+  CG_ERR_MAIL_FAILED: { status: 503, meaning: 'the mail server did not accept the message; retry shortly' },
   // Credentials and access.
   CG_ERR_UNAUTHORIZED: { status: 401, meaning: 'missing or invalid credentials' },
   CG_ERR_PLAN_FORBIDS: {

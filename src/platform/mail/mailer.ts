@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createTransport } from 'nodemailer';
+
+/** One e-mail: always a plain-text and an HTML part. */
+export type MailMessage = { to: string; subject: string; text: string; html: string };
+
+export interface Mailer {
+  /** Resolves once the SMTP server accepted the message (or the `.eml` file is written). */
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+export class MailError extends Error {
+  override name = 'MailError';
+}
+
+export type MailerOptions = {
+  /** `smtp://…` / `smtps://…`; unset: every message is written to `outboxDir` as an `.eml` file. */
+  smtpUrl: string | undefined;
+  from: string;
+  outboxDir: string;
+  logger: { info(object: object, message: string): void };
+};
+
+/** The URL without its password, for log lines. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparsable SMTP URL)';
+  }
+}
+
+/**
+ * Outgoing mail through nodemailer: an SMTP server when one is configured, else an outbox folder in
+ * the data dir (the embedded default), so a developer can open the message in a mail client.
+ */
+export function createMailer(options: MailerOptions): Mailer {
+  if (options.smtpUrl) {
+    const transport = createTransport(options.smtpUrl, { from: options.from });
+    const server = withoutPassword(options.smtpUrl);
+    return {
+      async send(message) {
+        try {
+          await transport.sendMail(message);
+        } catch (cause) {
+          throw new MailError(`the mail server ${server} refused the message`, { cause });
+        }
+      },
+      close: () => transport.close(),
+    };
+  }
+  const transport = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(message) {
+      const info = await transport.sendMail({ from: options.from, ...message });
+      mkdirSync(options.outboxDir, { recursive: true });
+      const path = join(
+        options.outboxDir,
+        `${new Date().toISOString().replaceAll(':', '-')}-${randomUUID()}.eml`,
+      );
+      writeFileSync(path, info.message as Buffer, { mode: 0o600 });
+      options.logger.info(
+        { path },
+        'no SMTP server configured (CHAINGATE_SMTP_URL): mail written to the outbox',
+      );
+    },
+    close: () => transport.close(),
+  };
+}
