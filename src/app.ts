@@ -3,6 +3,8 @@ import type { Registry } from 'prom-client';
 import { adminRoutes } from './applications/admin.routes.ts';
 import { requireApplicationAuth } from './applications/application-auth.ts';
 import { evmRoutes } from './evm/evm.routes.ts';
+import { gatewayRoutes } from './ipfs/gateway.routes.ts';
+import { ipfsRoutes } from './ipfs/ipfs.routes.ts';
 import { type Readiness, readinessPlugin } from './platform/health/readiness.ts';
 import { errorHandlerPlugin } from './platform/http/error-handler.ts';
 import { openApiPlugin } from './platform/http/openapi.ts';
@@ -37,6 +39,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('platform', null as unknown as Platform);
   app.decorate('applicationAuthenticator', null as never);
   app.decorate('evm', null as never);
+  app.decorate('ipfs', null as never);
   app.decorateRequest('application', null);
 
   await app.register(errorHandlerPlugin);
@@ -45,9 +48,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(metricsPlugin, { registry: options.metrics });
 
   await app.register(adminRoutes);
+  await app.register(gatewayRoutes);
   await app.register(async (api) => {
     requireApplicationAuth(api);
     await api.register(evmRoutes, { prefix: '/core/v1/evm' });
+    await api.register(ipfsRoutes);
   });
   return app;
 }

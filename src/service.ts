@@ -9,6 +9,7 @@ import { replayRevertReason } from './evm/engine/replay-revert.ts';
 import { TxEngine } from './evm/engine/tx-engine.ts';
 import { findVisibleSpec } from './evm/specs/contract-specs.repository.ts';
 import { seedStandardSpecs } from './evm/specs/seed-standard-specs.ts';
+import { openIpfs } from './ipfs/ipfs-context.ts';
 import type { Config } from './platform/config/config.ts';
 import { KeyVault } from './platform/custody/key-vault.ts';
 import { loadMasterKey } from './platform/custody/master-key.ts';
@@ -122,6 +123,12 @@ export async function startService(config: Config): Promise<RunningService> {
     };
     app.platform = platform;
     app.applicationAuthenticator = new ApplicationAuthenticator(db);
+
+    readiness.set('ipfs', 'starting');
+    const ipfs = await openIpfs(platform, address);
+    app.ipfs = ipfs;
+    cleanups.push(() => ipfs.backend.close());
+    readiness.set('ipfs', 'up');
 
     await seedStandardSpecs(db);
     const firstStartCredentials = await ensureFirstStartCredentials(platform);

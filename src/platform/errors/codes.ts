@@ -71,6 +71,11 @@ export const errorCodes = {
     status: 400,
     meaning: 'the node refused the signed transaction; the message says why',
   },
+  // IPFS.
+  CG_ERR_RANGE_NOT_SATISFIABLE: {
+    status: 416,
+    meaning: 'the `Range` starts past the end of the file (`Content-Range` gives its size)',
+  },
   // Credentials and access.
   CG_ERR_UNAUTHORIZED: { status: 401, meaning: 'missing or invalid credentials' },
   CG_ERR_PLAN_FORBIDS: {
