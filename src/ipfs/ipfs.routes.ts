@@ -14,7 +14,7 @@ import {
   UploadPage,
   UploadPageQuery,
 } from './ipfs.schemas.ts';
-import type { MetadataDocument } from './metadata-document.ts';
+import { dropNullOptionals, type MetadataDocument } from './metadata-document.ts';
 import { listUploads, unpinUpload } from './services/manage-uploads.ts';
 import { uploadFile } from './services/upload-file.ts';
 import { uploadMetadata } from './services/upload-metadata.ts';
@@ -129,6 +129,7 @@ export async function ipfsRoutes(scope: FastifyInstance): Promise<void> {
     '/ipfs/v2/file/metadata',
     {
       bodyLimit: METADATA_BODY_LIMIT,
+      preValidation: async (request) => dropNullOptionals(request.body),
       schema: {
         tags,
         summary: 'Upload NFT metadata to IPFS',

@@ -2,22 +2,17 @@ import { Type } from 'typebox';
 
 const Url = (description: string) => Type.String({ minLength: 1, maxLength: 1_000_000, description });
 const OptionalText = (description: string, maxLength = 10_000) =>
-  Type.Optional(Type.Union([Type.String({ maxLength, description }), Type.Null()]));
+  Type.Optional(Type.String({ maxLength, description }));
 
 export const MetadataAttribute = Type.Object(
   {
     trait_type: Type.String({ maxLength: 1000, description: 'trait name' }),
     value: Type.Unknown({ description: 'trait value (any JSON); a number when `max_value` is given' }),
-    max_value: Type.Optional(
-      Type.Union([Type.Integer({ description: 'maximum the trait can reach' }), Type.Null()]),
-    ),
+    max_value: Type.Optional(Type.Integer({ description: 'maximum the trait can reach' })),
     display_type: Type.Optional(
-      Type.Union([
-        Type.Union([Type.Literal('number'), Type.Literal('boost_percentage'), Type.Literal('boost_number')], {
-          description: 'only on integer values',
-        }),
-        Type.Null(),
-      ]),
+      Type.Union([Type.Literal('number'), Type.Literal('boost_percentage'), Type.Literal('boost_number')], {
+        description: 'only on integer values',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -30,11 +25,9 @@ export const MetadataDocumentBody = Type.Object(
     image: Url('absolute URL of the media file (e.g. the `hash` the file upload answered)'),
     description: Type.String({ maxLength: 100_000 }),
     edition: OptionalText('informational edition'),
-    external_url: Type.Optional(Type.Union([Url('absolute URL of an external page'), Type.Null()])),
-    animation_url: Type.Optional(
-      Type.Union([Url('absolute URL of an animation such as a video'), Type.Null()]),
-    ),
-    attributes: Type.Optional(Type.Union([Type.Array(MetadataAttribute, { maxItems: 10_000 }), Type.Null()])),
+    external_url: Type.Optional(Url('absolute URL of an external page')),
+    animation_url: Type.Optional(Url('absolute URL of an animation such as a video')),
+    attributes: Type.Optional(Type.Array(MetadataAttribute, { maxItems: 10_000 })),
     data: Type.Optional(Type.Unknown({ description: 'free, valid JSON for custom data' })),
   },
   {

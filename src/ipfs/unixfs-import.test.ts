@@ -27,7 +27,13 @@ async function* zeros(length: number): AsyncGenerator<Uint8Array> {
 /** Counts the blocks the importer writes, keeping none. */
 function countingStore() {
   const keys = new Set<string>();
-  return { keys, put: async (cid: { toString(): string }) => (keys.add(cid.toString()), cid) };
+  return {
+    keys,
+    put: async (cid: { toString(): string }) => {
+      keys.add(cid.toString());
+      return cid;
+    },
+  };
 }
 
 async function cidOf(content: AsyncIterable<Uint8Array>) {

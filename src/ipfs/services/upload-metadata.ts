@@ -13,8 +13,8 @@ export async function uploadMetadata(
   context: IpfsContext,
   parameters: UploadMetadataParameters,
 ): Promise<UploadMetadataReturnType> {
-  const document = checkMetadataDocument(parameters.document);
-  const bytes = new TextEncoder().encode(metadataJson(document));
+  checkMetadataDocument(parameters.document);
+  const bytes = new TextEncoder().encode(metadataJson(parameters.document));
   const staged = await context.backend.importFile(
     (async function* () {
       yield bytes;
