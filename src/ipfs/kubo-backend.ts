@@ -4,7 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { ReadableStorage, UnixFSFile } from 'ipfs-unixfs-exporter';
-import type { CID } from 'multiformats/cid';
+import { CID } from 'multiformats/cid';
 import type { Database, Queryable } from '../platform/db/database.ts';
 import { ChaingateError } from '../platform/errors/chaingate-error.ts';
 import { canonicalCid } from './cid-text.ts';
@@ -134,7 +134,8 @@ export class KuboBackend implements IpfsBackend {
       commit: async (record: (tx: Queryable) => Promise<void>) => {
         try {
           await this.#lock.run(async () => {
-            const answered = canonicalCid(await send());
+            const sent = await send();
+            const answered = canonicalCid(sent);
             if (answered !== root) {
               await this.#unpinUnlessHeld(answered);
               throw new ChaingateError(
@@ -157,8 +158,15 @@ export class KuboBackend implements IpfsBackend {
     };
   }
 
+  /**
+   * Unpins `cid` unless an upload still holds it. Kubo keys pins by the CID as added, so both the CIDv0
+   * and the CIDv1 form are unpinned (a node set to CIDv1 pins the CIDv1 of the same DAG).
+   */
   async #unpinUnlessHeld(cid: string): Promise<void> {
-    if (!(await isCidPinned(this.db, cid))) await this.#rpc.pinRm(cid);
+    if (await isCidPinned(this.db, cid)) return;
+    const parsed = CID.parse(cid);
+    const forms = new Set([parsed.toString(), parsed.toV1().toString()]);
+    for (const form of forms) await this.#rpc.pinRm(form);
   }
 
   release(cid: string): Promise<void> {
