@@ -4,6 +4,8 @@ import { ipfsClient, storedBlockFiles } from './support/ipfs-client.ts';
 import { buildZip } from './support/zip-builder.ts';
 
 const MAX_UPLOAD = 2 * 1024 * 1024;
+/** Links carry the configured public base URL (the service behind a proxy), not the listen address. */
+const PUBLIC = 'https://chaingate.example.invalid';
 const PLANETS = 'QmWSgS32xQEcXMeqd3YPJLrNBLSdsfYCep2U7CFkyrjXwY';
 const MOONS = 'QmbGoaQZm8kjYfCiN1aBsgwhqfUBGDYTrDb91Mz7Dvq81B';
 
@@ -15,6 +17,7 @@ beforeAll(async () => {
     CHAINGATE_DEVNET: '0',
     CHAINGATE_SOROBAN: '0',
     CHAINGATE_IPFS_MAX_UPLOAD_BYTES: String(MAX_UPLOAD),
+    CHAINGATE_PUBLIC_BASE_URL: `${PUBLIC}/`,
   });
   ipfs = ipfsClient(service.url, service.auth);
 });
@@ -42,7 +45,7 @@ describe('metadata upload', () => {
     const body = answer.body as Record<string, unknown>;
     const stored = JSON.stringify(document);
     expect(body).toEqual({
-      IpfsHash: expect.stringMatching(new RegExp(`^${service.url}/ipfs/Qm[1-9A-HJ-NP-Za-km-z]{44}$`)),
+      IpfsHash: expect.stringMatching(new RegExp(`^${PUBLIC}/ipfs/Qm[1-9A-HJ-NP-Za-km-z]{44}$`)),
       PinSize: Buffer.byteLength(stored),
       Timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       ipfsHash: body.IpfsHash,
@@ -130,8 +133,8 @@ describe('zip upload', () => {
     const answer = await ipfs.uploadZip(zip);
     expect(answer.status).toBe(201);
     expect(answer.body).toEqual({
-      hash: `${service.url}/ipfs/${PLANETS}`,
-      url: `${service.url}/ipfs/${PLANETS}`,
+      hash: `${PUBLIC}/ipfs/${PLANETS}`,
+      url: `${PUBLIC}/ipfs/${PLANETS}`,
       cid: PLANETS,
     });
     expect((await ipfs.get(`/ipfs/${PLANETS}/mars.txt`)).text).toBe('Hello Mars!\n');
