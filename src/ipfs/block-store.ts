@@ -36,6 +36,17 @@ async function syncDirectory(path: string): Promise<void> {
   }
 }
 
+/** File system calls in flight at once: enough to keep the disk and libuv's thread pool busy. */
+const FS_CONCURRENCY = 16;
+
+async function inParallel<T>(items: T[], work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(FS_CONCURRENCY, items.length) }, worker));
+}
+
 /**
  * The embedded node's blocks, one file per block under `<data dir>/ipfs/blocks/<xx>/<key>` (key: the
  * multihash in base32, so every CID form of a block finds it). A block file only ever appears by an
@@ -73,16 +84,11 @@ export class FsBlockStore {
    * the directories that gained an entry. A block already present is replaced by identical bytes.
    */
   async adopt(stagingDirectory: string, keys: Iterable<string>): Promise<void> {
-    const touched = new Set<string>();
-    for (const key of keys) {
-      const shard = join(this.directory, key.slice(-2));
-      if (!touched.has(shard)) {
-        await mkdir(shard, { recursive: true });
-        touched.add(shard);
-      }
-      await rename(join(stagingDirectory, key), this.#path(key));
-    }
-    for (const shard of touched) await syncDirectory(shard);
+    const list = [...keys];
+    const shards = [...new Set(list.map((key) => join(this.directory, key.slice(-2))))];
+    await inParallel(shards, (shard) => mkdir(shard, { recursive: true }));
+    await inParallel(list, (key) => rename(join(stagingDirectory, key), this.#path(key)));
+    await inParallel(shards, syncDirectory);
   }
 
   async remove(keys: Iterable<string>): Promise<void> {

@@ -12,7 +12,12 @@ describe('sniffContentType', () => {
     ['webp', Buffer.concat([text('RIFF'), bytes('00000000'), text('WEBPVP8 ')]), undefined, 'image/webp'],
     ['mp4', Buffer.concat([bytes('00000020'), text('ftypisom')]), undefined, 'video/mp4'],
     ['pdf', text('%PDF-1.7\n'), undefined, 'application/pdf'],
-    ['svg', text('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"></svg>'), undefined, 'image/svg+xml'],
+    [
+      'svg',
+      text('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"></svg>'),
+      undefined,
+      'image/svg+xml',
+    ],
     ['json', text('{"name":"x"}'), undefined, 'application/json'],
     ['json by name', text('[1,2]'), 'a.json', 'application/json'],
     ['text', text('hello world\n'), undefined, 'text/plain; charset=utf-8'],

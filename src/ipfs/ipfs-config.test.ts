@@ -31,8 +31,11 @@ describe('the ipfs section of the configuration', () => {
       gatewayBaseUrl: 'https://gw.example.invalid',
     });
     expect(
-      loadConfig({ CHAINGATE_CONFIG: path, CHAINGATE_IPFS_BACKEND: 'embedded', CHAINGATE_IPFS_MAX_UPLOAD_BYTES: '5' })
-        .ipfs,
+      loadConfig({
+        CHAINGATE_CONFIG: path,
+        CHAINGATE_IPFS_BACKEND: 'embedded',
+        CHAINGATE_IPFS_MAX_UPLOAD_BYTES: '5',
+      }).ipfs,
     ).toMatchObject({ backend: 'embedded', maxUploadBytes: 5 });
   });
 
@@ -44,9 +47,11 @@ describe('the ipfs section of the configuration', () => {
     );
     expect(() => loadConfig({ CHAINGATE_IPFS_MAX_UPLOAD_BYTES: '1.5' })).toThrow(/whole number/);
     expect(() => loadConfig({ CHAINGATE_IPFS_MAX_UPLOAD_BYTES: '-1' })).toThrow(/positive/);
-    expect(() => loadConfig({ CHAINGATE_CONFIG: configFile('ipfs:\n  backend: ipfs-cluster\n') })).toThrow(/ipfs/);
-    expect(() => loadConfig({ CHAINGATE_CONFIG: configFile('ipfs:\n  gatewayBaseUrl: not a url\n') })).toThrow(
-      /gatewayBaseUrl/,
+    expect(() => loadConfig({ CHAINGATE_CONFIG: configFile('ipfs:\n  backend: ipfs-cluster\n') })).toThrow(
+      /ipfs/,
     );
+    expect(() =>
+      loadConfig({ CHAINGATE_CONFIG: configFile('ipfs:\n  gatewayBaseUrl: not a url\n') }),
+    ).toThrow(/gatewayBaseUrl/);
   });
 });

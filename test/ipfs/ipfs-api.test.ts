@@ -138,6 +138,54 @@ describe('file upload', () => {
     expect((await ipfs.get(`/ipfs/${HELLO}`)).status).toBe(200);
   });
 
+  it('keeps nothing of an upload the client drops half way', async () => {
+    const before = storedBlockFiles(service.dataDir);
+    const boundary = 'cut-short-boundary';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="filename"\r\n\r\ncut.bin\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new TextEncoder().encode(head));
+        if (sent >= 4) return controller.error(new Error('client gave up'));
+        controller.enqueue(new Uint8Array(300_000).fill(sent + 1));
+        sent++;
+      },
+    });
+    await expect(
+      fetch(`${service.url}/ipfs/v2/file/upload`, {
+        method: 'POST',
+        headers: { ...service.auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    ).rejects.toThrow();
+    // The server notices the dropped connection on its own schedule: wait until staging is empty again.
+    for (
+      let attempt = 0;
+      attempt < 100 && storedBlockFiles(service.dataDir).length !== before.length;
+      attempt++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(storedBlockFiles(service.dataDir)).toEqual(before);
+    const listed = (await ipfs.list()).body as { files: { filename: string }[] };
+    expect(listed.files.map((file) => file.filename)).not.toContain('cut.bin');
+  });
+
+  it('documents the endpoints in the OpenAPI document', async () => {
+    const openapi = (await ipfs.get('/openapi.json')).body as { paths: Record<string, unknown> };
+    for (const path of [
+      '/ipfs/v2/file/upload',
+      '/ipfs/v2/file/metadata',
+      '/ipfs/v2/upload/zip',
+      '/ipfs/v2/files',
+      '/ipfs/v2/files/{cid}',
+    ]) {
+      expect(openapi.paths, path).toHaveProperty([path]);
+    }
+    expect(Object.keys(openapi.paths).some((path) => path.startsWith('/ipfs/{'))).toBe(true);
+  });
+
   it('accepts a doubled slash in the path', async () => {
     const answer = await fetch(`${service.url}/ipfs/v2//file/upload`, {
       method: 'POST',
