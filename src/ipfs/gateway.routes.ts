@@ -86,7 +86,8 @@ export async function gatewayRoutes(app: FastifyInstance): Promise<void> {
       const etag = `"${found.cid.toString()}"`;
       reply.header('etag', etag);
       reply.header('cache-control', CACHE_CONTROL);
-      reply.header('x-ipfs-path', `/ipfs/${[address.cid, ...address.path].join('/')}`);
+      // The path as sent (still percent-encoded): a header carries no raw non-ASCII or control characters.
+      reply.header('x-ipfs-path', (request.url.split('?')[0] ?? '').replace(/\/{2,}/g, '/'));
       reply.header('x-content-type-options', 'nosniff');
       reply.header('access-control-allow-origin', '*');
       if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();

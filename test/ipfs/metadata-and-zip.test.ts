@@ -169,6 +169,17 @@ describe('zip upload', () => {
     });
   });
 
+  it('serves names with spaces and non-ASCII characters', async () => {
+    const answer = await ipfs.uploadZip(buildZip([{ name: 'été/a b#1.json', data: text('{"x":1}') }]));
+    expect(answer.status).toBe(201);
+    const served = await ipfs.get(
+      `/ipfs/${(answer.body as { cid: string }).cid}/${encodeURIComponent('été')}/${encodeURIComponent('a b#1.json')}`,
+    );
+    expect(served.status).toBe(200);
+    expect(served.body).toEqual({ x: 1 });
+    expect(served.headers.get('content-type')).toBe('application/json');
+  });
+
   it.each([
     ['a `..` path', [{ name: '../evil.txt', data: text('x') }]],
     ['a nested `..` path', [{ name: 'a/../../evil.txt', data: text('x') }]],

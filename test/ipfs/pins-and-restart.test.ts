@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDatabase } from '../support/postgres-server.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { ipfsClient, storedBlockFiles, uploadForm } from './support/ipfs-client.ts';
 import { buildZip } from './support/zip-builder.ts';
@@ -11,13 +12,15 @@ const FIVE_CHUNKS = 'QmNg7BJo8gEMDK8yGQbHEwPtycesnE6FUULX5iVd5TAL9f';
 const env = { CHAINGATE_DEVNET: '0', CHAINGATE_SOROBAN: '0' };
 const text = (value: string) => new TextEncoder().encode(value);
 
+/** This file runs on PostgreSQL (the other IPFS tests on the embedded PGlite): the same named queries. */
+let databaseUrl: string;
 let dataDir: string;
 let service: TestService;
 let alice: ReturnType<typeof ipfsClient>;
 let bob: ReturnType<typeof ipfsClient>;
 
 async function start() {
-  service = await startTestService({ ...env, CHAINGATE_DATA_DIR: dataDir });
+  service = await startTestService({ ...env, CHAINGATE_DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
   alice = ipfsClient(service.url, service.auth);
   const created = await fetch(`${service.url}/admin/v1/applications`, {
     method: 'POST',
@@ -35,6 +38,7 @@ async function start() {
 }
 
 beforeAll(async () => {
+  databaseUrl = await createDatabase(inject('postgresUrl'));
   dataDir = mkdtempSync(join(tmpdir(), 'chaingate-ipfs-pins-'));
   await start();
 });
