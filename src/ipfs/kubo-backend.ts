@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream, openAsBlob } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,14 +21,22 @@ const hashOnly = { put: async (cid: CID) => cid };
 /** Copies `source` into a file while passing it on (with the file stream's back-pressure). */
 async function* teeToFile(source: AsyncIterable<Uint8Array>, path: string): AsyncGenerator<Uint8Array> {
   const out = createWriteStream(path, { mode: 0o600 });
+  // A write error (a full disk) is kept and thrown to the reader, never left unhandled.
+  let failure: unknown;
+  out.on('error', (error) => {
+    failure ??= error;
+  });
   try {
     for await (const chunk of source) {
-      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+      if (failure) throw failure;
+      if (!out.write(chunk)) await once(out, 'drain');
       yield chunk;
     }
-  } finally {
     out.end();
-    await finished(out).catch(() => undefined);
+    await finished(out);
+    if (failure) throw failure;
+  } finally {
+    out.destroy();
   }
 }
 

@@ -13,8 +13,8 @@ import type { CID } from 'multiformats/cid';
  */
 export const kuboAddOptions: ImporterOptions = {
   profile: 'unixfs-v0-2015',
-  // In-flight chunks bound the memory an upload takes: 16 × 256 KiB.
-  blockWriteConcurrency: 16,
+  // Blocks are hashed and written in batches of this many chunks: 8 × 256 KiB in flight an upload.
+  blockWriteConcurrency: 8,
   fileImportConcurrency: 4,
 };
 

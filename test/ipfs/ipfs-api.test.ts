@@ -143,10 +143,23 @@ describe('file upload', () => {
     const boundary = 'cut-short-boundary';
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="filename"\r\n\r\ncut.bin\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
     let sent = 0;
+    let stagedBeforeDrop = 0;
+    const isStaged = (path: string) => path.includes('/ipfs/staging/');
     const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
+      async pull(controller) {
         if (sent === 0) controller.enqueue(new TextEncoder().encode(head));
-        if (sent >= 4) return controller.error(new Error('client gave up'));
+        if (sent >= 8) {
+          // Give up only once the server has staged blocks of this upload.
+          for (
+            let attempt = 0;
+            attempt < 200 && !storedBlockFiles(service.dataDir).some(isStaged);
+            attempt++
+          ) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          stagedBeforeDrop = storedBlockFiles(service.dataDir).filter(isStaged).length;
+          return controller.error(new Error('client gave up'));
+        }
         controller.enqueue(new Uint8Array(300_000).fill(sent + 1));
         sent++;
       },
@@ -167,6 +180,7 @@ describe('file upload', () => {
     ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    expect(stagedBeforeDrop).toBeGreaterThan(0);
     expect(storedBlockFiles(service.dataDir)).toEqual(before);
     const listed = (await ipfs.list()).body as { files: { filename: string }[] };
     expect(listed.files.map((file) => file.filename)).not.toContain('cut.bin');
