@@ -12,7 +12,7 @@ import { canonicalCid } from './cid-text.ts';
 import { isCidPinned } from './ipfs.repository.ts';
 import type { ByteRange, IpfsBackend, StagedImport } from './ipfs-backend.ts';
 import { addedRoot, KuboRpc } from './kubo-rpc.ts';
-import { SerialLock } from './serial-lock.ts';
+import { KeyedLock } from './serial-lock.ts';
 import { type DirectoryEntryInput, importDirectoryEntries, importFileContent } from './unixfs-import.ts';
 
 /** Computes CIDs without keeping blocks: the local check of what Kubo answers. */
@@ -52,7 +52,8 @@ export class KuboBackend implements IpfsBackend {
   readonly kind = 'kubo' as const;
   readonly blocks: ReadableStorage;
   readonly #rpc: KuboRpc;
-  readonly #lock = new SerialLock();
+  /** Per root CID: an add and an unpin of the same DAG never interleave; other uploads run alongside. */
+  readonly #lock = new KeyedLock();
 
   private constructor(
     private readonly db: Database,
@@ -142,7 +143,7 @@ export class KuboBackend implements IpfsBackend {
       discard: cleanup,
       commit: async (record: (tx: Queryable) => Promise<void>) => {
         try {
-          await this.#lock.run(async () => {
+          await this.#lock.run(root, async () => {
             const sent = await send();
             const answered = canonicalCid(sent);
             if (answered !== root) {
@@ -179,7 +180,7 @@ export class KuboBackend implements IpfsBackend {
   }
 
   release(cid: string): Promise<void> {
-    return this.#lock.run(() => this.#unpinUnlessHeld(cid));
+    return this.#lock.run(cid, () => this.#unpinUnlessHeld(cid));
   }
 
   readFile(file: UnixFSFile, range: ByteRange | undefined): AsyncIterable<Uint8Array> {

@@ -90,7 +90,8 @@ export class KuboRpc {
   /** Unpins `cid` (recursively); a CID that is not pinned is fine. */
   async pinRm(cid: string): Promise<void> {
     try {
-      await this.#call('pin/rm', { arg: cid, recursive: 'true' });
+      const response = await this.#call('pin/rm', { arg: cid, recursive: 'true' });
+      await response.body?.cancel();
     } catch (error) {
       if (error instanceof KuboError && /not pinned/i.test(error.message)) return;
       throw error;

@@ -11,3 +11,26 @@ export class SerialLock {
     return result;
   }
 }
+
+/**
+ * One `SerialLock` per key, dropped when idle: sections on the same key run one after another, sections
+ * on different keys at once.
+ */
+export class KeyedLock {
+  readonly #locks = new Map<string, { lock: SerialLock; users: number }>();
+
+  async run<T>(key: string, section: () => Promise<T>): Promise<T> {
+    let entry = this.#locks.get(key);
+    if (!entry) {
+      entry = { lock: new SerialLock(), users: 0 };
+      this.#locks.set(key, entry);
+    }
+    entry.users++;
+    try {
+      return await entry.lock.run(section);
+    } finally {
+      entry.users--;
+      if (entry.users === 0) this.#locks.delete(key);
+    }
+  }
+}
