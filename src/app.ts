@@ -3,6 +3,8 @@ import type { Registry } from 'prom-client';
 import { adminRoutes } from './applications/admin.routes.ts';
 import { requireApplicationAuth } from './applications/application-auth.ts';
 import { evmRoutes } from './evm/evm.routes.ts';
+import { gatewayRoutes } from './ipfs/gateway.routes.ts';
+import { ipfsRoutes } from './ipfs/ipfs.routes.ts';
 import { type Readiness, readinessPlugin } from './platform/health/readiness.ts';
 import {
   answerClientError,
@@ -44,6 +46,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('applicationAuthenticator', null as never);
   app.decorate('evm', null as never);
   app.decorate('wallets', null as never);
+  app.decorate('ipfs', null as never);
   app.decorateRequest('application', null);
 
   await app.register(errorHandlerPlugin);
@@ -54,10 +57,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminRoutes);
   await app.register(callbacksAdminRoutes);
   await app.register(walletPageRoutes);
+  await app.register(gatewayRoutes);
   await app.register(async (api) => {
     requireApplicationAuth(api);
     await api.register(evmRoutes, { prefix: '/core/v1/evm' });
     await api.register(walletRoutes);
+    await api.register(ipfsRoutes);
   });
   return app;
 }

@@ -1,3 +1,5 @@
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
@@ -8,6 +10,7 @@ import { replayRevertReason } from './evm/engine/replay-revert.ts';
 import { TxEngine } from './evm/engine/tx-engine.ts';
 import { findVisibleSpec } from './evm/specs/contract-specs.repository.ts';
 import { seedStandardSpecs } from './evm/specs/seed-standard-specs.ts';
+import { openIpfs } from './ipfs/ipfs-context.ts';
 import type { Config } from './platform/config/config.ts';
 import { KeyVault } from './platform/custody/key-vault.ts';
 import { loadMasterKey } from './platform/custody/master-key.ts';
@@ -38,6 +41,15 @@ export type RunningService = {
   firstStartCredentials: Credentials | undefined;
   stop(): Promise<void>;
 };
+
+/** A Kubo node answers its RPC (`POST /api/v0/version`). */
+async function kuboVersion(apiUrl: string): Promise<void> {
+  const response = await fetch(`${apiUrl.replace(/\/+$/, '')}/api/v0/version`, {
+    method: 'POST',
+    signal: AbortSignal.timeout(2_000),
+  });
+  if (!response.ok) throw new Error(`kubo answered HTTP ${response.status}`);
+}
 
 /** The local Soroban network answers its `getHealth`. */
 async function sorobanHealth(rpcUrl: string): Promise<void> {
@@ -150,6 +162,17 @@ export async function startService(config: Config): Promise<RunningService> {
     };
     app.platform = platform;
     app.applicationAuthenticator = new ApplicationAuthenticator(db);
+
+    readiness.set('ipfs', 'starting');
+    const ipfs = await openIpfs(platform, address);
+    app.ipfs = ipfs;
+    cleanups.push(() => ipfs.backend.close());
+    readiness.set('ipfs', 'up');
+    readiness.addProbe(
+      config.ipfs.backend === 'kubo'
+        ? { name: 'ipfs', embedded: false, check: () => kuboVersion(config.ipfs.kuboApiUrl as string) }
+        : { name: 'ipfs', embedded: true, check: () => access(join(config.dataDir, 'ipfs'), constants.W_OK) },
+    );
 
     await seedStandardSpecs(db);
     const firstStartCredentials = await ensureFirstStartCredentials(platform);

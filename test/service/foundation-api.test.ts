@@ -32,7 +32,7 @@ describe('service endpoints', () => {
   it('reports health 200 with every component up', async () => {
     const health = await call('GET', '/health');
     expect(health.status).toBe(200);
-    expect(health.body.components).toEqual({ store: 'up', devnet: 'up', soroban: 'up' });
+    expect(health.body.components).toEqual({ store: 'up', devnet: 'up', soroban: 'up', ipfs: 'up' });
   });
 
   it('runs the embedded Soroban network whose URL credentials.json gives', async () => {

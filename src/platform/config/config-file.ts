@@ -51,7 +51,21 @@ export const ConfigFile = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    ipfs: Type.Optional(Type.Object({ gatewayBaseUrl: Type.Optional(Type.String()) })),
+    ipfs: Type.Optional(
+      Type.Object(
+        {
+          /** Base URL of the links the upload endpoints answer; default: the public base URL. */
+          gatewayBaseUrl: Type.Optional(Type.String({ minLength: 1 })),
+          /** Where blocks are pinned: `embedded` (the data dir, the default) or a Kubo node. */
+          backend: Type.Optional(Type.Union([Type.Literal('embedded'), Type.Literal('kubo')])),
+          /** Kubo RPC address (e.g. `http://127.0.0.1:5001`); required with `backend: kubo`. */
+          kuboApiUrl: Type.Optional(Type.String({ minLength: 1 })),
+          /** Largest accepted upload in bytes (a file, or a zip and its unpacked contents). */
+          maxUploadBytes: Type.Optional(Type.Integer({ minimum: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     publicBaseUrl: Type.Optional(Type.String()),
     devnet: Type.Optional(
       Type.Object(

@@ -23,7 +23,19 @@ export type Config = {
   };
   /** Custodied wallets: how long a creation hash lives, and the sender of the e-mails. */
   wallets: { hashTtlSeconds: number; mailFrom: string };
+  ipfs: IpfsConfig;
 };
+
+export type IpfsConfig = {
+  backend: 'embedded' | 'kubo';
+  /** Set when `backend` is `kubo`. */
+  kuboApiUrl: string | undefined;
+  maxUploadBytes: number;
+  /** Unset: the public base URL (or the server's own address). */
+  gatewayBaseUrl: string | undefined;
+};
+
+const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 type Env = Record<string, string | undefined>;
 
@@ -42,6 +54,36 @@ function parsePositive(value: string | undefined, name: string, fallback: number
   if (!Number.isFinite(number) || number <= 0)
     throw new ConfigError(`${name} must be a positive number, got '${value}'`);
   return number;
+}
+
+function parseIpfs(env: Env, file: ConfigFile): IpfsConfig {
+  const backend = env.CHAINGATE_IPFS_BACKEND || file.ipfs?.backend || 'embedded';
+  if (backend !== 'embedded' && backend !== 'kubo') {
+    throw new ConfigError(`CHAINGATE_IPFS_BACKEND must be 'embedded' or 'kubo', got '${backend}'`);
+  }
+  const kuboApiUrl = env.CHAINGATE_IPFS_KUBO_URL || file.ipfs?.kuboApiUrl || undefined;
+  if (backend === 'kubo') {
+    if (!kuboApiUrl)
+      throw new ConfigError('the kubo IPFS backend needs CHAINGATE_IPFS_KUBO_URL (or ipfs.kuboApiUrl)');
+    if (!URL.canParse(kuboApiUrl) || !/^https?:$/.test(new URL(kuboApiUrl).protocol)) {
+      throw new ConfigError(`the Kubo RPC address must be an http(s) URL, got '${kuboApiUrl}'`);
+    }
+  }
+  const maxUploadBytes = parsePositive(
+    env.CHAINGATE_IPFS_MAX_UPLOAD_BYTES,
+    'CHAINGATE_IPFS_MAX_UPLOAD_BYTES',
+    file.ipfs?.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+  );
+  if (!Number.isSafeInteger(maxUploadBytes)) {
+    throw new ConfigError(
+      `CHAINGATE_IPFS_MAX_UPLOAD_BYTES must be a whole number of bytes, got '${maxUploadBytes}'`,
+    );
+  }
+  const gatewayBaseUrl = file.ipfs?.gatewayBaseUrl;
+  if (gatewayBaseUrl !== undefined && !URL.canParse(gatewayBaseUrl)) {
+    throw new ConfigError(`ipfs.gatewayBaseUrl must be an absolute URL, got '${gatewayBaseUrl}'`);
+  }
+  return { backend, kuboApiUrl, maxUploadBytes, gatewayBaseUrl };
 }
 
 /** Builds the configuration from the environment (see the README's table) and the optional config file. */
@@ -98,5 +140,6 @@ export function loadConfig(env: Env = process.env): Config {
       ),
       mailFrom: env.CHAINGATE_SMTP_FROM || file.smtp?.from || 'chaingate <no-reply@chaingate.invalid>',
     },
+    ipfs: parseIpfs(env, file),
   };
 }

@@ -105,6 +105,11 @@ export const errorCodes = {
     meaning: 'a code was e-mailed moments ago; `Retry-After` gives the seconds until another can be sent',
   },
   CG_ERR_MAIL_FAILED: { status: 503, meaning: 'the mail server did not accept the message; retry shortly' },
+  // IPFS.
+  CG_ERR_RANGE_NOT_SATISFIABLE: {
+    status: 416,
+    meaning: 'the `Range` starts past the end of the file (`Content-Range` gives its size)',
+  },
   // Credentials and access.
   CG_ERR_UNAUTHORIZED: { status: 401, meaning: 'missing or invalid credentials' },
   CG_ERR_PLAN_FORBIDS: {

@@ -75,7 +75,7 @@ function toErrorAnswer(error: unknown): ErrorAnswer {
 }
 
 /** The body every error leaves as: Fastify's shape with one of the project's codes. */
-function errorBody(code: ErrorCode, message: string) {
+export function errorBody(code: ErrorCode, message: string) {
   const statusCode = errorCodes[code].status;
   return { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }

@@ -6,6 +6,7 @@ import { stringifyLosslessJson } from './lossless-json.ts';
 
 const sharedOptions = {
   removeAdditional: false,
+  useDefaults: true,
   allErrors: false,
   allowUnionTypes: true,
   strict: false,
