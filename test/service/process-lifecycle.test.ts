@@ -51,7 +51,9 @@ async function storedPrivateKeys(dataDir: string): Promise<Buffer[]> {
 }
 
 describe('the server process', () => {
-  it('starts on a fresh data dir, stops cleanly on SIGTERM and keeps chain and store across a restart', async () => {
+  it('starts on a fresh data dir, stops cleanly on SIGTERM and keeps chain and store across a restart', {
+    timeout: 180_000,
+  }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cg-proc-'));
     const port = await findFreePort();
     const url = `http://127.0.0.1:${port}`;
