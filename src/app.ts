@@ -8,6 +8,7 @@ import { errorHandlerPlugin } from './platform/http/error-handler.ts';
 import { openApiPlugin } from './platform/http/openapi.ts';
 import { metricsPlugin } from './platform/observability/metrics.ts';
 import type { Platform } from './platform/platform.ts';
+import { tokenRoutes } from './tokens/tokens.routes.ts';
 
 export type BuildAppOptions = { logLevel: string; readiness: Readiness; metrics: Registry };
 
@@ -48,6 +49,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(async (api) => {
     requireApplicationAuth(api);
     await api.register(evmRoutes, { prefix: '/core/v1/evm' });
+    await api.register(tokenRoutes, { prefix: '/erc/v1' });
   });
   return app;
 }
