@@ -180,7 +180,7 @@ export async function transferErc721(
       if (approved !== signer && operator !== true) {
         throw new ChaingateError(
           'CG_ERR_NOT_TOKEN_OWNER',
-          `the signer ${signer} is neither from (${from}) nor approved for token ${id}`,
+          `the signer ${signer} is neither from (${from}) nor approved for token ${id}; to sign as the owner, pass sender: from (one of this application's senders)`,
         );
       }
     }

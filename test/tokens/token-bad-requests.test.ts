@@ -364,3 +364,31 @@ describe('query strings and bodies', () => {
     expect(answer.body.message).toContain('network');
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every token endpoint with its input, its answers and the synonyms it accepts', async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document as JSON
+    const document: any = await (await fetch(`${service.url}/openapi.json`)).json();
+    const paths = Object.keys(document.paths).filter((path) => path.startsWith('/erc/v1/'));
+    expect(paths).toHaveLength(36);
+    for (const path of paths) {
+      for (const [method, operation] of Object.entries<typeof document>(document.paths[path])) {
+        const input = method === 'get' ? operation.parameters : operation.requestBody;
+        expect(input, `${method} ${path}`).toBeDefined();
+        expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(
+          expect.arrayContaining([
+            method === 'get' || !path.match(/deploy|transfer|mint|Allowance/) ? '200' : '201',
+            '400',
+            '401',
+          ]),
+        );
+        if (method === 'post') {
+          const schema = operation.requestBody.content['application/json'].schema;
+          expect(schema.description, `${method} ${path}`).toContain('`blockchainNetwork` for `network`');
+        }
+      }
+    }
+    const deploy = document.paths['/erc/v1/erc20/deploy'].post.requestBody.content['application/json'].schema;
+    expect(deploy.description).toContain('`initualSupply`');
+  });
+});
