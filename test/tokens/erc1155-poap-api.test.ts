@@ -1,6 +1,7 @@
 import { getAddress } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient, waitForFinalStatus } from '../support/api-client.ts';
+import { createDatabase } from '../support/postgres-server.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { addSender, type Call, confirmed, readThreeWays, refused } from './token-test-client.ts';
 
@@ -14,7 +15,8 @@ const alice = getAddress('0x00000000000000000000000000000000000a11ce');
 const royalties = getAddress('0x00000000000000000000000000000000000f1ee5');
 
 beforeAll(async () => {
-  service = await startTestService();
+  // On PostgreSQL (the other token tests run on PGlite): real concurrency for the claims and the holders index.
+  service = await startTestService({ DATABASE_URL: await createDatabase(inject('postgresUrl')) });
   call = apiClient(service.url, service.auth);
   owner = service.credentials.sender;
   second = await addSender(service, call);

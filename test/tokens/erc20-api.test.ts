@@ -271,6 +271,24 @@ describe('beyond the spec: contracts and holders', () => {
     expect(page.body.holders[0]).toEqual(later.body.holders[1]);
   });
 
+  it('reads the logs of many blocks in bounded ranges and stays exact', async () => {
+    const before = await call('GET', '/erc/v1/erc20/holders', at());
+    // 4,500 empty blocks, then a transfer: the next read scans them in several eth_getLogs ranges.
+    const mined = await fetch(service.credentials.devnetRpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_mine', params: ['0x1194'] }),
+    });
+    expect(mined.status).toBe(200);
+    await confirmed(call, '/erc/v1/erc20/transfer', at({ recipient, amount: 5 }));
+    const after = await call('GET', '/erc/v1/erc20/holders', at());
+    expect(after.body.upToDate).toBe(true);
+    expect(after.body.scannedBlock).toBeGreaterThan(before.body.scannedBlock + 4_500);
+    const balanceOf = (body: { holders: Array<{ address: string; balance: number }> }) =>
+      body.holders.find((holder) => holder.address === recipient)?.balance ?? 0;
+    expect(balanceOf(after.body)).toBe(balanceOf(before.body) + 5);
+  });
+
   it('answers 404 for the holders of a contract another application deployed', async () => {
     const other = apiClient(service.url, await otherApplication(service));
     await refused(other, 'GET', '/erc/v1/erc20/holders', at(), 404, 'CG_ERR_NOT_FOUND');
