@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from 'typebox';
 import { applicationOf } from '../applications/application-auth.ts';
 import type { Application } from '../applications/applications.service.ts';
+import { ChaingateError } from '../platform/errors/chaingate-error.ts';
 import type { ErrorCode } from '../platform/errors/codes.ts';
 import { errorResponses } from '../platform/http/error-body.ts';
 import { aliasBody, readRoute } from '../platform/http/read-route.ts';
@@ -116,4 +117,26 @@ export function tokenReadRoute<Input extends TObject>(
     },
     (input, request) => run(input, applicationOf(request)),
   );
+}
+
+function nonFiniteField(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  for (const [key, value] of Object.entries(input)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((item) => typeof item === 'number' && !Number.isFinite(item))) return key;
+  }
+  return undefined;
+}
+
+/**
+ * Ajv coerces a string such as "1e400" to Infinity for an integer field and then skips its
+ * `maximum`: such a value would reach a query or an encoder. Run after validation, it is a 400.
+ */
+export async function rejectNonFiniteNumbers(request: FastifyRequest): Promise<void> {
+  const field = nonFiniteField(request.body) ?? nonFiniteField(request.query);
+  if (field !== undefined) {
+    throw new ChaingateError('CG_ERR_VALIDATION', `${field} must be a finite integer`, {
+      context: { field },
+    });
+  }
 }

@@ -274,7 +274,7 @@ describe('beyond the spec: contracts and holders', () => {
   it('reads the logs of many blocks in bounded ranges and stays exact', async () => {
     const before = await call('GET', '/erc/v1/erc20/holders', at());
     // 4,500 empty blocks, then a transfer: the next read scans them in several eth_getLogs ranges.
-    const mined = await fetch(service.credentials.devnetRpcUrl, {
+    const mined = await fetch(service.credentials.devnetRpcUrl as string, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_mine', params: ['0x1194'] }),

@@ -16,6 +16,7 @@ type Kind =
   | 'uri'
   | 'percent'
   | 'page'
+  | 'nonce'
   | 'uintList'
   | 'poapAmount'
   | 'sender';
@@ -34,8 +35,9 @@ const garbage: Record<Kind, unknown[]> = {
   network: ['abc', 0, -1, 1.5, 99_999, '31337x', { id: 1 }],
   text: ['', 'x'.repeat(1_000), { s: 'x' }, [1, 2]],
   uri: ['', 'x'.repeat(3_000), { u: 1 }],
-  percent: [101, -1, 1.5, 'lots'],
-  page: [0, -1, 1.5, 'x', 1_000_001],
+  percent: [101, -1, 1.5, 'lots', '1e400'],
+  page: [0, -1, 1.5, 'x', 1_000_001, '1e400'],
+  nonce: [-1, 1.5, 'x', '1e400', 2 ** 60],
   uintList: ['abc', [], ['x'], [-1], [1.5], Array.from({ length: 501 }, () => 1), { 0: 1 }],
   poapAmount: ['abc', [], ['x'], -1, 1.5, { a: 1 }],
 };
@@ -79,6 +81,7 @@ const endpoints: Endpoint[] = [
       amount: 'uint',
       network: 'network',
       gasLimit: 'uint',
+      nonce: 'nonce',
     },
     required: ['contractAddress', 'recipient', 'amount', 'network'],
   },
