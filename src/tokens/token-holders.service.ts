@@ -85,20 +85,21 @@ export async function syncTokenHolders(
     scan = await findHolderScan(db, key);
     scanned = BigInt(scan?.scanned_block ?? contract.deployBlock - 1n);
   }
-  const head = (await network.client.getBlockNumber()) - BigInt(network.confirmations);
+  const head = (await network.client.getBlockNumber({ cacheTime: 0 })) - BigInt(network.confirmations);
   let range = LOG_RANGE;
   for (let ranges = 0; scanned < head && ranges < MAX_RANGES_PER_READ; ranges++) {
     const from = scanned + 1n;
     const to = from + range - 1n < head ? from + range - 1n : head;
+    // The hash of the range's last block before and after reading its logs: equal means no reorg
+    // under the range while it was read, so the logs and the stored hash are of one chain.
+    const hash = await blockHash(network, to);
+    if (!hash) break;
     let logs: RawTransferLog[];
     try {
       logs = await getLogs(network, contract.address, contract.standard, from, to);
     } catch (error) {
-      if ((error as { rangeRefused?: boolean }).rangeRefused && range > 1n) {
-        range /= 2n;
-        continue;
-      }
-      if ((error as { rangeRefused?: boolean }).rangeRefused) {
+      if (!(error as { rangeRefused?: boolean }).rangeRefused) throw error;
+      if (range === 1n) {
         throw new ChaingateError(
           'CG_ERR_DEPENDENCY',
           `the node of network ${network.chainId} refuses eth_getLogs`,
@@ -107,10 +108,10 @@ export async function syncTokenHolders(
           },
         );
       }
-      throw error;
+      range /= 2n;
+      continue;
     }
-    const hash = await blockHash(network, to);
-    if (!hash) break;
+    if ((await blockHash(network, to)) !== hash) break;
     const deltas = balanceDeltas(contract.standard, logs);
     const advanced = await db.transaction(async (tx) => {
       if (!(await advanceHolderScan(tx, { ...key, fromScanned: scanned, toBlock: to, toBlockHash: hash })))
