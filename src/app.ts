@@ -16,6 +16,7 @@ import { JSON_BODY_LIMIT, registerRequestInput } from './platform/http/request-i
 import { registerSchemaCompilers } from './platform/http/schema-compilers.ts';
 import { metricsPlugin } from './platform/observability/metrics.ts';
 import type { Platform } from './platform/platform.ts';
+import { tokenRoutes } from './tokens/tokens.routes.ts';
 import { callbacksAdminRoutes } from './wallets/callbacks/callbacks-admin.routes.ts';
 import { walletPageRoutes } from './wallets/page/page.routes.ts';
 import { walletRoutes } from './wallets/wallets.routes.ts';
@@ -63,6 +64,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await api.register(evmRoutes, { prefix: '/core/v1/evm' });
     await api.register(walletRoutes);
     await api.register(ipfsRoutes);
+    await api.register(tokenRoutes, { prefix: '/erc/v1' });
   });
   return app;
 }

@@ -21,7 +21,12 @@ import { networkFor } from './resolve-network.ts';
 /** An address as given by a client, checksummed; a wrong checksum is a 400 naming the field. */
 export function checksumAddress(value: string, field: string): Address {
   try {
-    return getAddress(value);
+    const checksummed = getAddress(value.toLowerCase());
+    // viem's getAddress does not verify a checksum: mixed case is an EIP-55 claim, checked here.
+    const body = value.slice(2);
+    const uniformCase = body === body.toLowerCase() || body === body.toUpperCase();
+    if (!uniformCase && value !== checksummed) throw new Error('wrong checksum');
+    return checksummed;
   } catch {
     throw new ChaingateError(
       'CG_ERR_VALIDATION',

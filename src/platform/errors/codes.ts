@@ -110,6 +110,38 @@ export const errorCodes = {
     status: 416,
     meaning: 'the `Range` starts past the end of the file (`Content-Range` gives its size)',
   },
+  // Tokens.
+  CG_ERR_WRONG_TOKEN_STANDARD: {
+    status: 400,
+    meaning: 'the contract is not of the token standard the endpoint serves; the message says what it is',
+  },
+  CG_ERR_CONTRACT_PENDING: {
+    status: 400,
+    meaning: 'the contract is still being deployed; reads answer once its deploy transaction is mined',
+  },
+  CG_ERR_INSUFFICIENT_ALLOWANCE: {
+    status: 400,
+    meaning: "the signer's allowance over the owner's tokens is below the amount; nothing was signed",
+  },
+  CG_ERR_INSUFFICIENT_TOKEN_BALANCE: {
+    status: 400,
+    meaning: 'the owner holds fewer tokens than the amount; nothing was signed',
+  },
+  CG_ERR_NOT_TOKEN_OWNER: {
+    status: 400,
+    meaning:
+      '`from` does not own the token, or the signer is neither its owner nor approved; nothing was signed',
+  },
+  CG_ERR_NOT_MINTER: {
+    status: 400,
+    meaning: 'the signer lacks the POAP minter role, which every POAP move needs; nothing was signed',
+  },
+  CG_ERR_DUPLICATE_IPFS_HASH: {
+    status: 400,
+    meaning: 'the ipfsHash is already minted (or being minted) on that ERC-721 contract; nothing was signed',
+  },
+  CG_ERR_TOKEN_EXISTS: { status: 400, meaning: 'a token with that id is already minted on the contract' },
+  CG_ERR_NONEXISTENT_TOKEN: { status: 400, meaning: 'no token with that id exists on the contract' },
   // Credentials and access.
   CG_ERR_UNAUTHORIZED: { status: 401, meaning: 'missing or invalid credentials' },
   CG_ERR_PLAN_FORBIDS: {
