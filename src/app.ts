@@ -8,6 +8,7 @@ import { errorHandlerPlugin } from './platform/http/error-handler.ts';
 import { openApiPlugin } from './platform/http/openapi.ts';
 import { metricsPlugin } from './platform/observability/metrics.ts';
 import type { Platform } from './platform/platform.ts';
+import { stellarRoutes } from './stellar/stellar.routes.ts';
 
 export type BuildAppOptions = { logLevel: string; readiness: Readiness; metrics: Registry };
 
@@ -37,6 +38,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('platform', null as unknown as Platform);
   app.decorate('applicationAuthenticator', null as never);
   app.decorate('evm', null as never);
+  app.decorate('stellar', null as never);
   app.decorateRequest('application', null);
 
   await app.register(errorHandlerPlugin);
@@ -48,6 +50,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(async (api) => {
     requireApplicationAuth(api);
     await api.register(evmRoutes, { prefix: '/core/v1/evm' });
+    await api.register(stellarRoutes, { prefix: '/stellar/v1' });
   });
   return app;
 }

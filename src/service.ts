@@ -25,9 +25,12 @@ import {
   type EvmNetwork,
   EvmNetworks,
 } from './platform/networks/evm-networks.ts';
+import { buildStellarNetworks, type LocalStellarNetwork } from './platform/networks/stellar-networks.ts';
 import { createMetricsRegistry } from './platform/observability/metrics.ts';
 import type { Platform } from './platform/platform.ts';
+import { StellarEngine } from './stellar/engine/stellar-engine.ts';
 import { startSorobanSandbox } from './stellar/sandbox/index.ts';
+import { specForRecord } from './stellar/services/record-spec.ts';
 
 export type RunningService = {
   app: FastifyInstance;
@@ -92,6 +95,7 @@ export async function startService(config: Config): Promise<RunningService> {
     for (const entry of config.file.evm?.networks ?? []) networks.push(configuredNetwork(entry));
 
     let sorobanRpcUrl: string | null = null;
+    let localStellar: LocalStellarNetwork | null = null;
     if (config.soroban.enabled) {
       readiness.set('soroban', 'starting');
       const preferred = config.soroban.port;
@@ -108,6 +112,11 @@ export async function startService(config: Config): Promise<RunningService> {
       });
       cleanups.push(() => sandbox.stop());
       sorobanRpcUrl = sandbox.rpcUrl;
+      localStellar = {
+        rpcUrl: sandbox.rpcUrl,
+        friendbotUrl: sandbox.friendbotUrl,
+        passphrase: sandbox.networkPassphrase,
+      };
       readiness.set('soroban', 'up');
     }
 
@@ -116,6 +125,11 @@ export async function startService(config: Config): Promise<RunningService> {
       db,
       vault,
       evm: new EvmNetworks(networks),
+      stellar: buildStellarNetworks({
+        entries: config.file.stellar?.networks ?? [],
+        local: localStellar,
+        timeoutMs: config.stellar.rpcTimeoutMs,
+      }),
       metrics,
       logger: app.log,
       local: { devnetRpcUrl: devnet?.rpcUrl ?? null, sorobanRpcUrl },
@@ -148,6 +162,11 @@ export async function startService(config: Config): Promise<RunningService> {
     app.evm = { platform, engine };
     engine.start();
     cleanups.push(() => engine.stop());
+
+    const stellarEngine = new StellarEngine(platform, { specFor: (row) => specForRecord(platform, row) });
+    app.stellar = { platform, engine: stellarEngine };
+    stellarEngine.start();
+    cleanups.push(() => stellarEngine.stop());
 
     readiness.ready = true;
     app.log.info({ address }, 'chaingate is ready');
