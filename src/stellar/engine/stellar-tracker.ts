@@ -7,6 +7,7 @@ import { decodeLedgerOutcome } from './receipt.ts';
 import type { RecordWatch } from './record-watch.ts';
 import {
   listOpenTransactions,
+  listUncertainTransactions,
   markFinished,
   maxFinishedLedger,
   reopenAfterLedger,
@@ -40,7 +41,8 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
  * Follows one network's open records to the ledger: each is looked up once per new ledger until the
  * network knows its outcome. A record the network does not know is submitted again from its stored
  * envelope: at start (the process may have died before or after submitting), when it was kept for
- * later (the network was busy or unreachable), and when the network seems to have dropped it.
+ * later (the network was busy), and when the network seems to have dropped it. A record given up after
+ * a submission the network did not answer is only looked up, until its envelope expires.
  */
 export class StellarTracker {
   /** Per open record: the latest ledger when it was last looked up. */
@@ -56,7 +58,10 @@ export class StellarTracker {
   async tick(): Promise<void> {
     const first = !this.#recovered;
     if (first) await this.#recoverFromNetworkRollback();
-    const rows = await listOpenTransactions(this.context.db, this.network.networkId);
+    const rows = [
+      ...(await listOpenTransactions(this.context.db, this.network.networkId)),
+      ...(await listUncertainTransactions(this.context.db, this.network.networkId)),
+    ];
     if (rows.length === 0) {
       this.#lookedUpAt.clear();
       return;
@@ -85,6 +90,8 @@ export class StellarTracker {
 
   /** Whether the network may not have the record, so that it should be submitted (again). */
   #dueForSubmission(row: StellarTransactionRow, first: boolean, now: number): boolean {
+    // A record given up is never submitted again, only looked up.
+    if (row.state === 'error') return false;
     if (first) return true;
     const since = now - new Date(row.last_submitted_at ?? row.created_at).getTime();
     return row.state === 'signed' ? since > this.options.signedGraceMs : since > this.options.resubmitAfterMs;

@@ -101,16 +101,37 @@ export async function markSubmitted(db: Queryable, ids: readonly string[]): Prom
   );
 }
 
-/** Refused before any ledger: nothing was spent, and the sequence number is free again. */
+/**
+ * Given up before any ledger: refused by the network (nothing spent, the sequence number free again),
+ * or `sent` without an answer, which the tracker still follows until its envelope expires.
+ */
 export async function markRefused(
   db: Queryable,
   id: string,
   error: { code: string; message: string },
+  sent = false,
 ): Promise<void> {
   await db.query(
-    `UPDATE stellar_transactions SET state = 'error', error_code = $2, error_message = $3, finished_at = now()
+    `UPDATE stellar_transactions SET state = 'error', error_code = $2, error_message = $3, finished_at = now(),
+       submit_count = submit_count + $4, last_submitted_at = CASE WHEN $4 = 1 THEN now() ELSE last_submitted_at END
      WHERE id = $1 AND state IN ('signed', 'pending')`,
-    [id, error.code, error.message],
+    [id, error.code, error.message, sent ? 1 : 0],
+  );
+}
+
+/** A sent transaction the network did not answer for: error, yet it may land until its envelope expires. */
+export const UNCERTAIN_CODE = 'CG_ERR_STELLAR_UNREACHABLE';
+
+/** Records given up after a submission without answer, whose envelopes may still land. */
+export async function listUncertainTransactions(
+  db: Queryable,
+  networkId: number,
+): Promise<StellarTransactionRow[]> {
+  return db.query<StellarTransactionRow>(
+    `SELECT * FROM stellar_transactions
+     WHERE network_id = $1 AND state = 'error' AND error_code = $2 AND submit_count > 0
+       AND valid_until > now() - interval '1 minute'`,
+    [networkId, UNCERTAIN_CODE],
   );
 }
 
@@ -122,12 +143,12 @@ export type FinishedFields = {
   error: { code: string; message: string } | null;
 };
 
-/** A ledger holds it: its outcome and decoded receipt. Answers whether the row changed. */
+/** A ledger holds it (an uncertain one too): its outcome and decoded receipt. Answers whether the row changed. */
 export async function markFinished(db: Queryable, id: string, fields: FinishedFields): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
     `UPDATE stellar_transactions SET state = $2, ledger = $3, fee_charged = $4, receipt = $5, error_code = $6,
        error_message = $7, finished_at = now()
-     WHERE id = $1 AND state IN ('signed', 'pending') RETURNING id`,
+     WHERE id = $1 AND (state IN ('signed', 'pending') OR (state = 'error' AND error_code = $8)) RETURNING id`,
     [
       id,
       fields.state,
@@ -136,6 +157,7 @@ export async function markFinished(db: Queryable, id: string, fields: FinishedFi
       JSON.stringify(fields.receipt),
       fields.error?.code ?? null,
       fields.error?.message ?? null,
+      UNCERTAIN_CODE,
     ],
   );
   return rows.length > 0;

@@ -73,12 +73,29 @@ function refusal(network: StellarNetwork, account: string, outcome: SendOutcome)
   );
 }
 
-function kept(network: StellarNetwork, entry: Entry, message: string): ChaingateError {
+/** The message of a record the network did not answer for: it was sent, so it may still land. */
+function uncertain(network: StellarNetwork, entry: Entry, reason: string): ChaingateError {
   return new ChaingateError(
     'CG_ERR_STELLAR_UNREACHABLE',
-    `${message}; transaction ${entry.signed.txHash} is stored and will be submitted when network ${network.networkId} answers (until ${entry.signed.validUntil.toISOString()})`,
+    `${reason}; transaction ${entry.signed.txHash} may still reach network ${network.networkId}: it is never submitted again, and its record follows what the network says until ${entry.signed.validUntil.toISOString()}`,
   );
 }
+
+function notSubmitted(network: StellarNetwork, reason: string): ChaingateError {
+  return new ChaingateError(
+    'CG_ERR_STELLAR_UNREACHABLE',
+    `${reason}; the transaction was not submitted to network ${network.networkId}`,
+  );
+}
+
+/**
+ * `new`: a request waits for the answer, and a transaction the network did not answer for is given
+ * up (never submitted again, like the EVM engine's sends). `resubmit`: the tracker's stored records,
+ * left as they are when the network does not answer, to be tried again on a later tick.
+ */
+type SendMode =
+  | { kind: 'new'; signer: Keypair }
+  | { kind: 'resubmit'; isGone: (txHash: string) => Promise<boolean> };
 
 /**
  * One lane per application account and network: transactions get consecutive sequence numbers from
@@ -159,7 +176,7 @@ export class SubmissionLanes {
           validUntil: row.valid_until ?? new Date(0),
         },
       }));
-      await this.#sendInOrder(network, account, entries, isGone);
+      await this.#sendInOrder(network, account, entries, { kind: 'resubmit', isGone });
     });
   }
 
@@ -197,12 +214,12 @@ export class SubmissionLanes {
         signed: envelope,
       }));
     });
-    const results = await this.#sendInOrder(network, row, entries, async () => true, keypair);
+    const results = await this.#sendInOrder(network, row, entries, { kind: 'new', signer: keypair });
     return entries.map(
       (entry) =>
         results.get(entry.id) ?? {
           ok: false,
-          error: kept(network, entry, `network ${network.networkId}: the submission was interrupted`),
+          error: notSubmitted(network, `network ${network.networkId}: the submission was interrupted`),
         },
     );
   }
@@ -231,8 +248,7 @@ export class SubmissionLanes {
     network: StellarNetwork,
     account: StellarAccountRow,
     entries: Entry[],
-    isGone: (txHash: string) => Promise<boolean>,
-    signer?: Keypair,
+    mode: SendMode,
   ): Promise<Map<string, LaneResult>> {
     const { db, watch } = this.context;
     const results = new Map<string, LaneResult>();
@@ -243,6 +259,11 @@ export class SubmissionLanes {
       sequence: entry.signed.sequence,
       accepted,
     });
+    const refuse = async (entry: Entry, code: string, error: ChaingateError, sent: boolean) => {
+      await markRefused(db, entry.id, { code, message: error.shortMessage }, sent);
+      watch.notify(entry.id);
+      results.set(entry.id, { ok: false, error });
+    };
     let queue = entries;
     for (let round = 0; queue.length > 0; round++) {
       const accepted: Entry[] = [];
@@ -257,20 +278,28 @@ export class SubmissionLanes {
         if (outcome.kind === 'tryAgainLater') {
           for (const later of rest) results.set(later.id, ok(later, false));
         } else if (outcome.kind === 'unreachable') {
-          for (const later of rest)
-            results.set(later.id, { ok: false, error: kept(network, later, outcome.message) });
+          if (mode.kind === 'new') {
+            await refuse(
+              entry,
+              'CG_ERR_STELLAR_UNREACHABLE',
+              uncertain(network, entry, outcome.message),
+              true,
+            );
+            for (const later of rest.slice(1))
+              await refuse(
+                later,
+                'CG_ERR_STELLAR_UNREACHABLE',
+                notSubmitted(network, outcome.message),
+                false,
+              );
+          }
         } else if (outcome.kind === 'badSequence') {
-          // The number is not the account's next one. Before it is replaced, make sure this very
-          // envelope did not just land (a re-submission racing a ledger close).
-          if (await isGone(entry.signed.txHash)) resign = rest;
+          // The number is not the account's next one. Before a stored envelope is replaced, make sure
+          // it did not just land (a re-submission racing a ledger close).
+          if (mode.kind === 'new' || (await mode.isGone(entry.signed.txHash))) resign = rest;
         } else {
-          const error = refusal(network, account.address, outcome);
-          await markRefused(db, entry.id, {
-            code: outcome.kind === 'refused' ? outcome.code : 'txTooLate',
-            message: error.shortMessage,
-          });
-          watch.notify(entry.id);
-          results.set(entry.id, { ok: false, error });
+          const code = outcome.kind === 'refused' ? outcome.code : 'txTooLate';
+          await refuse(entry, code, refusal(network, account.address, outcome), false);
           resign = queue.slice(index + 1);
         }
         break;
@@ -282,28 +311,23 @@ export class SubmissionLanes {
       for (const entry of accepted) results.set(entry.id, ok(entry, true));
       if (resign.length === 0) break;
       if (round >= MAX_RESIGN_ROUNDS) {
-        for (const entry of resign) {
-          const error = new ChaingateError(
-            'CG_ERR_STELLAR_REJECTED',
-            `network ${network.networkId} kept refusing the sequence numbers of ${account.address} (txBadSeq); retry shortly`,
-          );
-          await markRefused(db, entry.id, { code: 'txBadSeq', message: error.shortMessage });
-          watch.notify(entry.id);
-          results.set(entry.id, { ok: false, error });
-        }
+        const error = new ChaingateError(
+          'CG_ERR_STELLAR_REJECTED',
+          `network ${network.networkId} kept refusing the sequence numbers of ${account.address} (txBadSeq); retry shortly`,
+        );
+        for (const entry of resign) await refuse(entry, 'txBadSeq', error, false);
         break;
       }
       try {
-        queue = await this.#resign(
-          network,
-          account,
-          resign,
-          signer ?? unsealStellarKey(this.context.vault, account),
-        );
+        const signer = mode.kind === 'new' ? mode.signer : unsealStellarKey(this.context.vault, account);
+        queue = await this.#resign(network, account, resign, signer);
       } catch (error) {
-        // The records keep their envelopes: the tracker submits (and if needed re-signs) them later.
+        // A request's records are given up (never sent with a valid number); the tracker's keep their
+        // envelopes and are tried again on a later tick.
+        if (mode.kind === 'resubmit') break;
         const reason = error instanceof ChaingateError ? error.shortMessage : (error as Error).message;
-        for (const entry of resign) results.set(entry.id, { ok: false, error: kept(network, entry, reason) });
+        for (const entry of resign)
+          await refuse(entry, 'CG_ERR_STELLAR_UNREACHABLE', notSubmitted(network, reason), false);
         break;
       }
     }

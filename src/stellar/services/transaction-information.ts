@@ -3,10 +3,11 @@ import type { Application } from '../../applications/applications.service.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts';
 import type { Platform } from '../../platform/platform.ts';
-import { decodeLedgerOutcome, type Receipt } from '../engine/receipt.ts';
+import { decodeLedgerOutcome, type LedgerOutcome, type Receipt } from '../engine/receipt.ts';
 import {
   findApplicationTransactionByHash,
   listTransactionsByReference,
+  markFinished,
 } from '../engine/stellar-transactions.repository.ts';
 import { type PublicStatus, publicStatus, type StellarTransactionRow } from '../engine/transaction-record.ts';
 import { rpcCall } from '../network/rpc-call.ts';
@@ -15,6 +16,14 @@ import { describeEnvelope, type TransactionPart } from './describe-envelope.ts';
 import { specForRecord, specOfContract } from './record-spec.ts';
 import { stellarNetworkFor } from './resolve-network.ts';
 import type { StellarContext } from './stellar-context.ts';
+
+async function finishRecord(context: StellarContext, id: string, outcome: LedgerOutcome): Promise<void> {
+  try {
+    if (await markFinished(context.platform.db, id, outcome)) context.engine.watch.notify(id);
+  } catch (error) {
+    context.platform.logger.warn({ id, err: (error as Error).message }, 'stellar: could not finish a record');
+  }
+}
 
 export type TransactionInformation = {
   network: number;
@@ -103,22 +112,24 @@ export async function getTransactionInformation(
   const fromEnvelope = async (
     envelopeXdr: string,
     status: PublicStatus,
-    receiptOf: (spec: ContractSpec | undefined) => Receipt | null,
+    receiptOf: (spec: ContractSpec | undefined) => Promise<Receipt | null> | Receipt | null,
   ) => {
     const spec = await specOfTransaction(platform, network, row, envelopeXdr);
     const transaction = describeEnvelope(envelopeXdr, network.passphrase, spec);
-    return answer(network, txHash, status, row, transaction, receiptOf(spec));
+    return answer(network, txHash, status, row, transaction, await receiptOf(spec));
   };
   if (row && (row.state === 'success' || row.state === 'failed') && row.receipt && row.envelope_xdr)
     return fromEnvelope(row.envelope_xdr, publicStatus(row.state), () => row.receipt as Receipt);
   const found = await rpcCall(network, (server) => server.getTransaction(txHash));
   if (found.status === 'SUCCESS' || found.status === 'FAILED') {
     const ledger = found as rpc.Api.GetSuccessfulTransactionResponse | rpc.Api.GetFailedTransactionResponse;
-    return fromEnvelope(
-      ledger.envelopeXdr.toXDR('base64'),
-      found.status,
-      (spec) => decodeLedgerOutcome(ledger, { spec, method: row?.method ?? null }).receipt,
-    );
+    return fromEnvelope(ledger.envelopeXdr.toXDR('base64'), found.status, async (spec) => {
+      const outcome = decodeLedgerOutcome(ledger, { spec, method: row?.method ?? null });
+      // The record learns it now rather than on the tracker's next look: what this answer says, the
+      // record says too.
+      if (row) await finishRecord(context, row.id, outcome);
+      return outcome.receipt;
+    });
   }
   if (row?.envelope_xdr) return fromEnvelope(row.envelope_xdr, publicStatus(row.state), () => null);
   throw new ChaingateError(
