@@ -5,6 +5,7 @@ import { applicationAccount } from './application-account.ts';
 import { stellarNetworkFor } from './resolve-network.ts';
 import { lumens } from './simulate-operation.ts';
 import type { StellarContext } from './stellar-context.ts';
+import { checkAccount } from './strkeys.ts';
 
 export type AccountBalanceParameters = { application: Application; networkId: number; account: string };
 export type AccountBalanceReturnType = {
@@ -19,6 +20,7 @@ export async function accountBalance(
   context: StellarContext,
   parameters: AccountBalanceParameters,
 ): Promise<AccountBalanceReturnType> {
+  checkAccount(parameters.account, 'account');
   const network = stellarNetworkFor(
     context.platform,
     parameters.application,

@@ -8,6 +8,7 @@ import { savedContract } from './contract-specs.ts';
 import { stellarNetworkFor } from './resolve-network.ts';
 import { simulateOperation } from './simulate-operation.ts';
 import type { StellarContext } from './stellar-context.ts';
+import { checkAccount, checkContract } from './strkeys.ts';
 
 /** How long an extension waits for its ledger before answering PENDING. */
 const EXTEND_WAIT_MS = 30_000;
@@ -50,6 +51,8 @@ export async function contractInstanceTtl(
   context: StellarContext,
   parameters: { application: Application; address: string; networkId: number; sourceAccount: string },
 ): Promise<TtlInformation> {
+  checkContract(parameters.address, 'address');
+  checkAccount(parameters.sourceAccount, 'sourceAccount');
   const network = stellarNetworkFor(
     context.platform,
     parameters.application,
@@ -90,6 +93,7 @@ export async function extendContractTtl(
   context: StellarContext,
   parameters: { application: Application; address: string; networkId: number; extendTo: number },
 ): Promise<ExtendTtlReturnType> {
+  checkContract(parameters.address, 'address');
   const { platform } = context;
   const network = stellarNetworkFor(
     platform,

@@ -8,6 +8,7 @@ import { requestFriendbot } from '../network/friendbot.ts';
 import { readAccount } from '../network/ledger-entries.ts';
 import { stellarNetworkFor } from './resolve-network.ts';
 import type { StellarContext } from './stellar-context.ts';
+import { checkAccount } from './strkeys.ts';
 
 export type FundAccountParameters = { application: Application; networkId: number; account: string };
 export type FundAccountReturnType = {
@@ -30,6 +31,7 @@ export async function fundAccount(
   parameters: FundAccountParameters,
 ): Promise<FundAccountReturnType> {
   const { platform } = context;
+  checkAccount(parameters.account, 'account');
   const network = stellarNetworkFor(platform, parameters.application, parameters.networkId, 'networkId');
   if (!network.friendbotUrl) {
     throw new ChaingateError(

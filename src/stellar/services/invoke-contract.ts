@@ -9,6 +9,7 @@ import { deployedContract } from './contract-spec-of.ts';
 import { stellarNetworkFor } from './resolve-network.ts';
 import { authorizeInvocation, lumens, simulateOperation } from './simulate-operation.ts';
 import type { StellarContext } from './stellar-context.ts';
+import { checkContract } from './strkeys.ts';
 import { submitWithRestore } from './submit-with-restore.ts';
 
 export type InvokeContractParameters = {
@@ -28,6 +29,7 @@ async function simulateInvocation(
   context: StellarContext,
   parameters: Omit<InvokeContractParameters, 'myReference'>,
 ) {
+  checkContract(parameters.address, 'address');
   const { platform } = context;
   const network = stellarNetworkFor(
     platform,
