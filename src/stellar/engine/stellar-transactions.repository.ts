@@ -231,11 +231,3 @@ export async function maxFinishedLedger(db: Queryable, networkId: number): Promi
   );
   return rows[0]?.max ?? undefined;
 }
-
-export async function countOpenTransactions(db: Queryable, networkId: number): Promise<number> {
-  const rows = await db.query<{ count: string }>(
-    "SELECT count(*) AS count FROM stellar_transactions WHERE network_id = $1 AND state IN ('signed', 'pending')",
-    [networkId],
-  );
-  return Number(rows[0]?.count ?? 0);
-}

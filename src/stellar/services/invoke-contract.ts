@@ -1,7 +1,7 @@
 import { Operation, type xdr } from '@stellar/stellar-sdk';
 import type { Application } from '../../applications/applications.service.ts';
 import { unsealStellarKey } from '../../platform/custody/stellar-keys.ts';
-import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
+import { ChaingateError, quote } from '../../platform/errors/chaingate-error.ts';
 import { text } from '../spec/contract-spec.ts';
 import { paramsToScVals } from '../spec/json-to-scval.ts';
 import { applicationAccount } from './application-account.ts';
@@ -46,7 +46,7 @@ async function simulateInvocation(
       .filter((name) => name !== '__constructor');
     throw new ChaingateError(
       'CG_ERR_UNKNOWN_METHOD',
-      `method: the contract has no function ${JSON.stringify(parameters.method).slice(0, 80)} (it has ${names.join(', ')})`,
+      `method: the contract has no function ${quote(parameters.method)} (it has ${names.join(', ')})`,
     );
   }
   const args = paramsToScVals(contract.spec, fn, parameters.params, 'params');
