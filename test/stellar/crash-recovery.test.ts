@@ -1,12 +1,6 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
-import { expect, inject, it } from 'vitest';
-import { findFreePort } from '../../src/platform/net/free-port.ts';
-import { apiClient } from '../support/api-client.ts';
-import { createDatabase } from '../support/postgres-server.ts';
-import { spawnServer, waitForHealthy } from '../support/server-process.ts';
+import { expect, it } from 'vitest';
+import { serverOnPostgres } from './support/server-on-postgres.ts';
 import { deployAndWait, invokeAndWait, LOCAL, savedId, waitForStellar } from './support/stellar-api.ts';
 import { fixture } from './support/test-contracts.ts';
 
@@ -23,25 +17,7 @@ const KILL_AFTER = 40;
 it('loses and duplicates no invocation when the server is killed during a burst', {
   timeout: 300_000,
 }, async () => {
-  const databaseUrl = await createDatabase(inject('postgresUrl'));
-  const dataDir = mkdtempSync(join(tmpdir(), 'cg-stellar-crash-'));
-  const port = await findFreePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = {
-    CHAINGATE_DATA_DIR: dataDir,
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    CHAINGATE_DEVNET: '0',
-    LOG_LEVEL: 'warn',
-  };
-  const first = spawnServer(env);
-  await waitForHealthy(url, first);
-  const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'));
-  const headers = {
-    authorization: `Bearer ${credentials.apiKey}`,
-    'x-application-svc': credentials.applicationId,
-  };
-  const call = apiClient(url, headers);
+  const { url, databaseUrl, headers, call, first, restart } = await serverOnPostgres();
   const id = await savedId(url, headers, fixture('increment_events.wasm'), 'counter');
   const counter = await deployAndWait(call, id);
   // The first increment adds the counter to the instance (it grows); later ones keep its size, so the
@@ -79,10 +55,9 @@ it('loses and duplicates no invocation when the server is killed during a burst'
   expect(accepted.length).toBeGreaterThanOrEqual(KILL_AFTER);
   expect(failed).toBeGreaterThan(0);
 
-  const second = spawnServer(env);
+  const second = await restart();
   const db = new pg.Client({ connectionString: databaseUrl });
   try {
-    await waitForHealthy(url, second);
     for (const txHash of accepted) {
       const info = await waitForStellar(call, txHash, LOCAL, 60_000);
       expect(

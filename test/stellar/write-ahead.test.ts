@@ -1,14 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { findFreePort } from '../../src/platform/net/free-port.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type SorobanSandbox, startSorobanSandbox } from '../../src/stellar/sandbox/index.ts';
-import { apiClient } from '../support/api-client.ts';
-import { createDatabase } from '../support/postgres-server.ts';
-import { spawnServer, waitForHealthy } from '../support/server-process.ts';
+import type { ServerProcess } from '../support/server-process.ts';
 import { type RpcRelay, startRpcRelay } from './support/rpc-relay.ts';
+import { serverOnPostgres } from './support/server-on-postgres.ts';
 import { deployAndWait, invokeAndWait, savedId, waitForStellar } from './support/stellar-api.ts';
 import { behaviourWasm } from './support/test-contracts.ts';
 
@@ -49,35 +47,18 @@ it('submits after a restart what was stored but never reached the network', {
       },
     }),
   );
-  const databaseUrl = await createDatabase(inject('postgresUrl'));
-  const dataDir = mkdtempSync(join(tmpdir(), 'cg-stellar-wal-'));
-  const port = await findFreePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = {
-    CHAINGATE_DATA_DIR: dataDir,
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    CHAINGATE_DEVNET: '0',
+  const { url, databaseUrl, headers, call, first, restart } = await serverOnPostgres({
     CHAINGATE_SOROBAN: '0',
     CHAINGATE_CONFIG: config,
     CHAINGATE_STELLAR_RPC_TIMEOUT_SECONDS: '60',
-    LOG_LEVEL: 'warn',
-  };
-  const first = spawnServer(env);
-  await waitForHealthy(url, first);
-  const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'));
-  const headers = {
-    authorization: `Bearer ${credentials.apiKey}`,
-    'x-application-svc': credentials.applicationId,
-  };
-  const call = apiClient(url, headers);
+  });
   const id = await savedId(url, headers, await behaviourWasm(), 'behaviour');
   const address = await deployAndWait(call, id, undefined, TESTNET);
   expect((await invokeAndWait(call, address, 'count', [], TESTNET)).receipt.result).toBe(1);
 
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
-  const second = { server: undefined as ReturnType<typeof spawnServer> | undefined };
+  const second: { server?: ServerProcess } = {};
   try {
     relay.holdSends(true);
     const requests = [1, 2, 3].map(() =>
@@ -107,8 +88,7 @@ it('submits after a restart what was stored but never reached the network', {
     await relay.release(false);
     relay.holdSends(false);
 
-    second.server = spawnServer(env);
-    await waitForHealthy(url, second.server);
+    second.server = await restart();
     for (const { tx_hash } of stored) {
       expect((await waitForStellar(call, tx_hash, TESTNET, 60_000)).status).toBe('SUCCESS');
     }
