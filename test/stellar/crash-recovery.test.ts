@@ -80,14 +80,6 @@ it('loses and duplicates no invocation when the server is killed during a burst'
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(rows.every((row) => row.state === 'success')).toBe(true);
-    console.log(
-      'DEBUG',
-      accepted.length,
-      failed,
-      rows.length,
-      (await db.query('SELECT submit_count, count(*) FROM stellar_transactions GROUP BY submit_count')).rows,
-      (await db.query('SELECT state, error_code, count(*) FROM stellar_transactions GROUP BY 1,2')).rows,
-    );
     const sequences = rows.map((row) => BigInt(row.sequence));
     expect(new Set(sequences).size).toBe(sequences.length);
     for (const [index, sequence] of sequences.entries()) {
