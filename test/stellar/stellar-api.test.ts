@@ -62,6 +62,17 @@ describe('accounts', () => {
     const fund = await call('POST', '/stellar/v1/account/fund', { account, networkId: LOCAL });
     expect(fund.status).toBe(201);
     expect(fund.body).toMatchObject({ account, networkId: LOCAL, funded: true });
+    const funding = await waitForStellar(call, fund.body.txHash);
+    expect(funding).toMatchObject({ status: 'SUCCESS', kind: null, error: '' });
+    expect(funding.transaction.operations).toEqual([
+      { type: 'createAccount', destination: account, startingBalance: '10000.0000000' },
+    ]);
+    expect(funding.receipt).toMatchObject({
+      code: 'txSuccess',
+      return_value: false,
+      result: null,
+      events: null,
+    });
     const again = await call('POST', '/stellar/v1/account/fund', { account, networkId: LOCAL });
     expect(again.status).toBe(400);
     expect(again.body.code).toBe('CG_ERR_STELLAR_ALREADY_FUNDED');
