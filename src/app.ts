@@ -16,6 +16,7 @@ import { JSON_BODY_LIMIT, registerRequestInput } from './platform/http/request-i
 import { registerSchemaCompilers } from './platform/http/schema-compilers.ts';
 import { metricsPlugin } from './platform/observability/metrics.ts';
 import type { Platform } from './platform/platform.ts';
+import { stellarRoutes } from './stellar/stellar.routes.ts';
 import { tokenRoutes } from './tokens/tokens.routes.ts';
 import { callbacksAdminRoutes } from './wallets/callbacks/callbacks-admin.routes.ts';
 import { walletPageRoutes } from './wallets/page/page.routes.ts';
@@ -48,6 +49,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('evm', null as never);
   app.decorate('wallets', null as never);
   app.decorate('ipfs', null as never);
+  app.decorate('stellar', null as never);
   app.decorateRequest('application', null);
 
   await app.register(errorHandlerPlugin);
@@ -65,6 +67,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await api.register(walletRoutes);
     await api.register(ipfsRoutes);
     await api.register(tokenRoutes, { prefix: '/erc/v1' });
+    await api.register(stellarRoutes, { prefix: '/stellar/v1' });
   });
   return app;
 }

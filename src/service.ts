@@ -28,9 +28,12 @@ import {
   type EvmNetwork,
   EvmNetworks,
 } from './platform/networks/evm-networks.ts';
+import { buildStellarNetworks, type LocalStellarNetwork } from './platform/networks/stellar-networks.ts';
 import { createMetricsRegistry } from './platform/observability/metrics.ts';
 import type { Platform } from './platform/platform.ts';
+import { StellarEngine } from './stellar/engine/stellar-engine.ts';
 import { startSorobanSandbox } from './stellar/sandbox/index.ts';
+import { specForRecord } from './stellar/services/record-spec.ts';
 import { startWallets } from './wallets/start-wallets.ts';
 
 export type RunningService = {
@@ -131,6 +134,7 @@ export async function startService(config: Config): Promise<RunningService> {
     }
 
     let sorobanRpcUrl: string | null = null;
+    let localStellar: LocalStellarNetwork | null = null;
     if (config.soroban.enabled) {
       readiness.set('soroban', 'starting');
       const preferred = config.soroban.port;
@@ -147,6 +151,11 @@ export async function startService(config: Config): Promise<RunningService> {
       });
       cleanups.push(() => sandbox.stop());
       sorobanRpcUrl = sandbox.rpcUrl;
+      localStellar = {
+        rpcUrl: sandbox.rpcUrl,
+        friendbotUrl: sandbox.friendbotUrl,
+        passphrase: sandbox.networkPassphrase,
+      };
       readiness.set('soroban', 'up');
       readiness.addProbe({ name: 'soroban', embedded: true, check: () => sorobanHealth(sandbox.rpcUrl) });
     }
@@ -156,6 +165,11 @@ export async function startService(config: Config): Promise<RunningService> {
       db,
       vault,
       evm: new EvmNetworks(networks),
+      stellar: buildStellarNetworks({
+        entries: config.file.stellar?.networks ?? [],
+        local: localStellar,
+        timeoutMs: config.stellar.rpcTimeoutMs,
+      }),
       metrics,
       logger: app.log,
       local: { devnetRpcUrl: devnet?.rpcUrl ?? null, sorobanRpcUrl },
@@ -203,6 +217,10 @@ export async function startService(config: Config): Promise<RunningService> {
     const wallets = startWallets(platform, app.evm, address);
     app.wallets = wallets.context;
     cleanups.push(() => wallets.stop());
+    const stellarEngine = new StellarEngine(platform, { specFor: (row) => specForRecord(platform, row) });
+    app.stellar = { platform, engine: stellarEngine };
+    stellarEngine.start();
+    cleanups.push(() => stellarEngine.stop());
 
     readiness.ready = true;
     app.log.info({ address }, 'chaingate is ready');

@@ -1,6 +1,5 @@
 import type { Database } from '../../platform/db/database.ts';
-
-type Pending<Item, Result> = { item: Item; resolve(result: Result): void; reject(error: unknown): void };
+import { KeyedGroups } from '../../platform/scheduling/keyed-groups.ts';
 
 /**
  * Groups concurrent work for one key (a sender on a network) into one database transaction: while a
@@ -9,49 +8,17 @@ type Pending<Item, Result> = { item: Item; resolve(result: Result): void; reject
  * single sender reach hundreds of sends per second.
  */
 export class GroupCommit<Item, Result> {
-  readonly #queues = new Map<string, Array<Pending<Item, Result>>>();
-  readonly #running = new Set<string>();
+  readonly #groups: KeyedGroups<Item, Result>;
 
   constructor(
-    private readonly db: Database,
-    private readonly commit: (
-      tx: Parameters<Parameters<Database['transaction']>[0]>[0],
-      items: Item[],
-    ) => Promise<Result[]>,
-    private readonly maxGroup = 200,
-  ) {}
-
-  run(key: string, item: Item): Promise<Result> {
-    return new Promise<Result>((resolve, reject) => {
-      const queue = this.#queues.get(key) ?? [];
-      queue.push({ item, resolve, reject });
-      this.#queues.set(key, queue);
-      if (!this.#running.has(key)) void this.#drain(key);
-    });
+    db: Database,
+    commit: (tx: Parameters<Parameters<Database['transaction']>[0]>[0], items: Item[]) => Promise<Result[]>,
+    maxGroup = 200,
+  ) {
+    this.#groups = new KeyedGroups((_key, items) => db.transaction((tx) => commit(tx, items)), maxGroup);
   }
 
-  async #drain(key: string): Promise<void> {
-    this.#running.add(key);
-    try {
-      for (;;) {
-        const queue = this.#queues.get(key);
-        if (!queue || queue.length === 0) break;
-        const group = queue.splice(0, this.maxGroup);
-        try {
-          const results = await this.db.transaction((tx) =>
-            this.commit(
-              tx,
-              group.map((pending) => pending.item),
-            ),
-          );
-          for (const [index, pending] of group.entries()) pending.resolve(results[index] as Result);
-        } catch (error) {
-          for (const pending of group) pending.reject(error);
-        }
-      }
-    } finally {
-      this.#running.delete(key);
-      this.#queues.delete(key);
-    }
+  run(key: string, item: Item): Promise<Result> {
+    return this.#groups.run(key, item);
   }
 }

@@ -2,6 +2,7 @@ import { type Address, type Hex, keccak256 } from 'viem';
 import { EvmSigners } from '../../platform/custody/evm-signers.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import type { Platform } from '../../platform/platform.ts';
+import { type PollLoop, startPollLoop } from '../../platform/scheduling/poll-loop.ts';
 import { forgetContractCode } from '../contracts/contract-code.ts';
 import { BroadcastMarks } from './broadcast-marks.ts';
 import { CanonicalChain } from './canonical-chain.ts';
@@ -51,7 +52,7 @@ export class TxEngine {
   readonly #nonceRows = new Set<string>();
   /** Per network: when each open record's receipt was last looked up one by one. */
   readonly #lastChecked = new Map<number, Map<string, number>>();
-  readonly #timers: NodeJS.Timeout[] = [];
+  readonly #loops: PollLoop[] = [];
   /** Per network: the highest head seen, and when the senders were last reconciled with the chain. */
   readonly #lastHead = new Map<number, bigint>();
   readonly #lastReconciled = new Map<number, number>();
@@ -95,30 +96,23 @@ export class TxEngine {
     for (const network of this.platform.evm.all()) {
       const tracker = new ConfirmationTracker(this.platform.db, network, this.options.decodeRevert);
       this.#trackers.set(network.chainId, tracker);
-      const interval = this.options.pollIntervalMs ?? (network.hasDevnetFaucet ? 200 : 2000);
-      let running = false;
-      let ticks = 0;
-      const timer = setInterval(() => {
-        if (running || this.#stopped) return;
-        running = true;
-        this.#tick(network, tracker, ticks++ === 0)
-          .catch((error) =>
+      this.#loops.push(
+        startPollLoop({
+          intervalMs: this.options.pollIntervalMs ?? (network.hasDevnetFaucet ? 200 : 2000),
+          tick: (first) => (this.#stopped ? Promise.resolve() : this.#tick(network, tracker, first)),
+          onError: (error) =>
             this.platform.logger.warn(
               { chainId: network.chainId, err: (error as Error).message },
               'engine tick failed',
             ),
-          )
-          .finally(() => {
-            running = false;
-          });
-      }, interval);
-      this.#timers.push(timer);
+        }),
+      );
     }
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    for (const timer of this.#timers) clearInterval(timer);
+    await Promise.all(this.#loops.map((loop) => loop.stop()));
   }
 
   async #tick(network: EvmNetwork, tracker: ConfirmationTracker, first: boolean): Promise<void> {

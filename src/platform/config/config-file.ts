@@ -23,12 +23,19 @@ const EvmNetworkEntry = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * A Stellar network: one of the four known ids (100000000 testnet, 100000001 futurenet, 100000002
+ * pubnet, 100000003 local) overrides its defaults; another id adds a network.
+ */
 const StellarNetworkEntry = Type.Object(
   {
-    networkId: Type.Integer({ minimum: 1 }),
-    rpcUrl: Type.String({ minLength: 1 }),
-    networkPassphrase: Type.String({ minLength: 1 }),
+    networkId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+    name: Type.Optional(Type.String({ minLength: 1 })),
+    rpcUrl: Type.Optional(Type.String({ minLength: 1 })),
+    networkPassphrase: Type.Optional(Type.String({ minLength: 1 })),
+    /** `null` turns funding off (as on pubnet). */
     friendbotUrl: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    isMainnet: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

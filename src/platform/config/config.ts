@@ -24,6 +24,8 @@ export type Config = {
   /** Custodied wallets: how long a creation hash lives, and the sender of the e-mails. */
   wallets: { hashTtlSeconds: number; mailFrom: string };
   ipfs: IpfsConfig;
+  /** Stellar networks: how long a Soroban RPC or friendbot call may take before it counts as unreachable. */
+  stellar: { rpcTimeoutMs: number };
 };
 
 export type IpfsConfig = {
@@ -108,6 +110,14 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: env.CHAINGATE_SOROBAN !== '0',
       port: parsePort(env.CHAINGATE_SOROBAN_PORT, 'CHAINGATE_SOROBAN_PORT', 8000),
       ledgerCloseMs: parsePositive(env.CHAINGATE_SOROBAN_LEDGER_MS, 'CHAINGATE_SOROBAN_LEDGER_MS', 1000),
+    },
+    stellar: {
+      rpcTimeoutMs:
+        parsePositive(
+          env.CHAINGATE_STELLAR_RPC_TIMEOUT_SECONDS,
+          'CHAINGATE_STELLAR_RPC_TIMEOUT_SECONDS',
+          10,
+        ) * 1000,
     },
     engine: {
       stuckAfterSeconds: parsePositive(

@@ -142,6 +142,59 @@ export const errorCodes = {
   },
   CG_ERR_TOKEN_EXISTS: { status: 400, meaning: 'a token with that id is already minted on the contract' },
   CG_ERR_NONEXISTENT_TOKEN: { status: 400, meaning: 'no token with that id exists on the contract' },
+  // Stellar.
+  CG_ERR_STELLAR_NO_FRIENDBOT: {
+    status: 400,
+    meaning: 'the network has no friendbot (pubnet): fund the account with a payment of lumens',
+  },
+  CG_ERR_STELLAR_ALREADY_FUNDED: {
+    status: 400,
+    meaning: 'the account already exists (is funded) on that network',
+  },
+  CG_ERR_STELLAR_UNKNOWN_ACCOUNT: { status: 400, meaning: 'the account does not exist on that network' },
+  CG_ERR_STELLAR_INVALID_WASM: {
+    status: 400,
+    meaning:
+      'the file is not a Soroban contract: wasm magic, sections or the contractspecv0 section are wrong',
+  },
+  CG_ERR_STELLAR_UNKNOWN_CONTRACT: {
+    status: 400,
+    meaning: 'no contract instance (or wasm code) at that address or for that spec on that network',
+  },
+  CG_ERR_STELLAR_CONTRACT_ERROR: {
+    status: 400,
+    meaning: 'the contract returned one of its errors; the message carries its number and name from the spec',
+  },
+  CG_ERR_STELLAR_SIMULATION_FAILED: {
+    status: 400,
+    meaning:
+      'the simulation of the transaction failed (a trap, a budget, a missing entry); the message says why',
+  },
+  CG_ERR_STELLAR_AUTH_REQUIRED: {
+    status: 400,
+    meaning:
+      'the invocation needs the signature of an address whose key the service does not hold; nothing was sent',
+  },
+  CG_ERR_STELLAR_ARCHIVED: {
+    status: 400,
+    meaning: 'entries the transaction needs are archived: send it again with `restore: true`',
+  },
+  CG_ERR_STELLAR_INSUFFICIENT_BALANCE: {
+    status: 400,
+    meaning: "the application's account cannot pay the fee; fund it (the message names it)",
+  },
+  CG_ERR_STELLAR_REJECTED: {
+    status: 400,
+    meaning: 'the network refused the signed transaction; the message carries its result code',
+  },
+  CG_ERR_STELLAR_UNKNOWN_TRANSACTION: {
+    status: 400,
+    meaning: 'no transaction with that hash on that network',
+  },
+  CG_ERR_STELLAR_UNREACHABLE: {
+    status: 503,
+    meaning: "the network's Soroban RPC or friendbot did not answer (in time); the message says why",
+  },
   // Credentials and access.
   CG_ERR_UNAUTHORIZED: { status: 401, meaning: 'missing or invalid credentials' },
   CG_ERR_PLAN_FORBIDS: {

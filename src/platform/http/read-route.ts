@@ -83,8 +83,9 @@ export function readRoute<Input extends TSchema>(
     method: 'GET',
     url: path,
     schema: { ...options.schema, querystring: options.input },
-    // Validated below, where the query and a GET body are told apart.
-    validatorCompiler: () => () => true,
+    // The query is validated below, where it and a GET body are told apart; path and headers as usual.
+    validatorCompiler: ({ schema, httpPart }) =>
+      httpPart === 'querystring' ? () => true : compileInputValidators(schema as object).text,
     preValidation: async (request) => {
       const query = { ...(request.query as Record<string, unknown>) };
       parseJsonArrays(query);

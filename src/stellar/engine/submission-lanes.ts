@@ -1,0 +1,381 @@
+import { randomUUID } from 'node:crypto';
+import type { Keypair } from '@stellar/stellar-sdk';
+import type { FastifyBaseLogger } from 'fastify';
+import type { KeyVault } from '../../platform/custody/key-vault.ts';
+import {
+  allocateSequences,
+  findStellarAccount,
+  lockStellarAccount,
+  resetNextSequence,
+  type StellarAccountRow,
+  seedNextSequence,
+} from '../../platform/custody/stellar-accounts.repository.ts';
+import { unsealStellarKey } from '../../platform/custody/stellar-keys.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
+import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts';
+import { KeyedGroups } from '../../platform/scheduling/keyed-groups.ts';
+import { insertDeployedContracts } from '../contracts/stellar-contracts.repository.ts';
+import { readAccount } from '../network/ledger-entries.ts';
+import {
+  INCLUSION_FEE,
+  type PreparedTransaction,
+  type SignedEnvelope,
+  signEnvelope,
+} from './prepared-transaction.ts';
+import type { RecordWatch } from './record-watch.ts';
+import { type SendOutcome, submitEnvelope } from './send-outcome.ts';
+import {
+  insertSignedTransactions,
+  listOpenTransactions,
+  markRefused,
+  markSubmitted,
+  maxOpenSequence,
+  type NewStellarTransaction,
+  replaceEnvelopes,
+} from './stellar-transactions.repository.ts';
+
+/** Times a group is signed again under fresh sequence numbers before its requests give up. */
+const MAX_RESIGN_ROUNDS = 3;
+
+type SigningFields = { operationXdr: string; sorobanDataXdr: string | null; inclusionFee: bigint };
+type Entry = { id: string; fields: SigningFields; signed: SignedEnvelope };
+type NewItem = {
+  network: StellarNetwork;
+  account: StellarAccountRow;
+  prepared: PreparedTransaction;
+  record: NewStellarTransaction;
+};
+
+export type SubmittedTransaction = {
+  id: string;
+  txHash: string;
+  sequence: bigint;
+  /** False when the network asked to try again later: the record is stored and the tracker submits it. */
+  accepted: boolean;
+};
+
+type LaneResult = ({ ok: true } & SubmittedTransaction) | { ok: false; error: ChaingateError };
+
+export type LaneContext = { db: Database; vault: KeyVault; watch: RecordWatch; logger: FastifyBaseLogger };
+
+function refusal(network: StellarNetwork, account: string, outcome: SendOutcome): ChaingateError {
+  const code = outcome.kind === 'refused' ? outcome.code : 'txTooLate';
+  if (code === 'txInsufficientBalance' || code === 'txNoAccount') {
+    return new ChaingateError(
+      'CG_ERR_STELLAR_INSUFFICIENT_BALANCE',
+      `the application's account ${account} cannot pay the fee on network ${network.networkId} (${code}): fund it`,
+    );
+  }
+  return new ChaingateError(
+    'CG_ERR_STELLAR_REJECTED',
+    `network ${network.networkId} refused the transaction: ${code}`,
+  );
+}
+
+/** The message of a record the network did not answer for: it was sent, so it may still land. */
+function uncertain(network: StellarNetwork, entry: Entry, reason: string): ChaingateError {
+  return new ChaingateError(
+    'CG_ERR_STELLAR_UNREACHABLE',
+    `${reason}; transaction ${entry.signed.txHash} may still reach network ${network.networkId}: it is never submitted again, and its record follows what the network says until ${entry.signed.validUntil.toISOString()}`,
+  );
+}
+
+function notSubmitted(network: StellarNetwork, reason: string): ChaingateError {
+  return new ChaingateError(
+    'CG_ERR_STELLAR_UNREACHABLE',
+    `${reason}; the transaction was not submitted to network ${network.networkId}`,
+  );
+}
+
+/**
+ * `new`: a request waits for the answer, and a transaction the network did not answer for is given
+ * up (never submitted again, like the EVM engine's sends). `resubmit`: the tracker's stored records,
+ * left as they are when the network does not answer, to be tried again on a later tick.
+ */
+type SendMode =
+  | { kind: 'new'; signer: Keypair }
+  | { kind: 'resubmit'; isGone: (txHash: string) => Promise<boolean> };
+
+/**
+ * One lane per application account and network: transactions get consecutive sequence numbers from
+ * the store (the row lock of `stellar_accounts` makes them unique), are signed and written ahead with
+ * their envelopes in one database transaction per group, and reach the network in sequence order. A
+ * number the network refuses (a gap, a number taken) is replaced by re-reading the account and signing
+ * the rest of the group again; the tracker's re-submissions run in the same lane, between groups.
+ */
+export class SubmissionLanes {
+  readonly #groups: KeyedGroups<NewItem, LaneResult>;
+
+  constructor(private readonly context: LaneContext) {
+    this.#groups = new KeyedGroups((_key, items) => this.#processNew(items));
+  }
+
+  static key(networkId: number, applicationId: string): string {
+    return `${networkId}:${applicationId}`;
+  }
+
+  /** Signs, stores and submits; resolves once the network accepted it (or asked to try again later). */
+  async submit(
+    network: StellarNetwork,
+    account: StellarAccountRow,
+    prepared: PreparedTransaction,
+  ): Promise<SubmittedTransaction> {
+    const record: NewStellarTransaction = {
+      id: randomUUID(),
+      applicationId: account.application_id,
+      networkId: network.networkId,
+      kind: prepared.kind,
+      source: account.address,
+      contractAddress: prepared.contractAddress,
+      method: prepared.method,
+      specId: prepared.specId,
+      operationXdr: prepared.operation.toXDR('base64'),
+      sorobanDataXdr: prepared.sorobanData?.toXDR('base64') ?? null,
+      inclusionFee: BigInt(INCLUSION_FEE),
+      myReference: prepared.myReference,
+    };
+    const result = await this.#groups.run(SubmissionLanes.key(network.networkId, account.application_id), {
+      network,
+      account,
+      prepared,
+      record,
+    });
+    if (!result.ok) throw result.error;
+    return { id: result.id, txHash: result.txHash, sequence: result.sequence, accepted: result.accepted };
+  }
+
+  /**
+   * Submits the account's stored envelopes `ids` again, in sequence order, between the lane's groups.
+   * `isGone(hash)` must say the network does not have the transaction before its number is replaced.
+   */
+  resubmit(
+    network: StellarNetwork,
+    applicationId: string,
+    ids: ReadonlySet<string>,
+    isGone: (txHash: string) => Promise<boolean>,
+  ): Promise<void> {
+    return this.#groups.exclusive(SubmissionLanes.key(network.networkId, applicationId), async () => {
+      const rows = (await listOpenTransactions(this.context.db, network.networkId)).filter(
+        (row) => row.application_id === applicationId && ids.has(row.id) && row.envelope_xdr && row.sequence,
+      );
+      if (rows.length === 0) return;
+      const account = await findStellarAccount(this.context.db, applicationId, network.networkId);
+      if (!account) return;
+      const entries: Entry[] = rows.map((row) => ({
+        id: row.id,
+        fields: {
+          operationXdr: row.operation_xdr,
+          sorobanDataXdr: row.soroban_data_xdr,
+          inclusionFee: BigInt(row.inclusion_fee),
+        },
+        signed: {
+          sequence: BigInt(row.sequence as string),
+          envelopeXdr: row.envelope_xdr as string,
+          txHash: row.tx_hash as string,
+          validUntil: row.valid_until ?? new Date(0),
+        },
+      }));
+      await this.#sendInOrder(network, account, entries, { kind: 'resubmit', isGone });
+    });
+  }
+
+  async #processNew(items: NewItem[]): Promise<LaneResult[]> {
+    const { network, account } = items[0] as NewItem;
+    const row = await this.#seededAccount(network, account);
+    const keypair = unsealStellarKey(this.context.vault, row);
+    const entries = await this.context.db.transaction(async (tx) => {
+      const sequences = await allocateSequences(tx, row.application_id, network.networkId, items.length);
+      const signed = items.map(({ record }, index) => ({
+        record,
+        signed: signEnvelope(network, keypair, fieldsOf(record), sequences[index] as bigint),
+      }));
+      await insertSignedTransactions(tx, signed);
+      await insertDeployedContracts(
+        tx,
+        items.flatMap(({ prepared, record }) =>
+          prepared.deployment && prepared.contractAddress
+            ? [
+                {
+                  networkId: network.networkId,
+                  address: prepared.contractAddress,
+                  applicationId: record.applicationId,
+                  specId: prepared.deployment.specId,
+                  salt: prepared.deployment.salt,
+                  transactionId: record.id,
+                },
+              ]
+            : [],
+        ),
+      );
+      return signed.map(({ record, signed: envelope }) => ({
+        id: record.id,
+        fields: fieldsOf(record),
+        signed: envelope,
+      }));
+    });
+    const results = await this.#sendInOrder(network, row, entries, { kind: 'new', signer: keypair });
+    return entries.map(
+      (entry) =>
+        results.get(entry.id) ?? {
+          ok: false,
+          error: notSubmitted(network, `network ${network.networkId}: the submission was interrupted`),
+        },
+    );
+  }
+
+  /** The account with its next sequence number known: read from the network on first use. */
+  async #seededAccount(network: StellarNetwork, account: StellarAccountRow): Promise<StellarAccountRow> {
+    const current = await findStellarAccount(this.context.db, account.application_id, network.networkId);
+    if (current?.next_sequence !== null && current?.next_sequence !== undefined) return current;
+    const onChain = await readAccount(network, account.address);
+    if (!onChain) {
+      throw new ChaingateError(
+        'CG_ERR_STELLAR_INSUFFICIENT_BALANCE',
+        `the application's account ${account.address} does not exist on network ${network.networkId}: fund it with lumens`,
+      );
+    }
+    await seedNextSequence(this.context.db, account.application_id, network.networkId, onChain.sequence + 1n);
+    return (await findStellarAccount(
+      this.context.db,
+      account.application_id,
+      network.networkId,
+    )) as StellarAccountRow;
+  }
+
+  /** Submits `entries` in sequence order, signing the rest again when the network refuses a number. */
+  async #sendInOrder(
+    network: StellarNetwork,
+    account: StellarAccountRow,
+    entries: Entry[],
+    mode: SendMode,
+  ): Promise<Map<string, LaneResult>> {
+    const { db, watch } = this.context;
+    const results = new Map<string, LaneResult>();
+    const ok = (entry: Entry, accepted: boolean): LaneResult => ({
+      ok: true,
+      id: entry.id,
+      txHash: entry.signed.txHash,
+      sequence: entry.signed.sequence,
+      accepted,
+    });
+    const refuse = async (entry: Entry, code: string, error: ChaingateError, sent: boolean) => {
+      await markRefused(db, entry.id, { code, message: error.shortMessage }, sent);
+      watch.notify(entry.id);
+      results.set(entry.id, { ok: false, error });
+    };
+    let queue = entries;
+    for (let round = 0; queue.length > 0; round++) {
+      const accepted: Entry[] = [];
+      let resign: Entry[] = [];
+      for (const [index, entry] of queue.entries()) {
+        const outcome = await submitEnvelope(network, entry.signed.envelopeXdr);
+        if (outcome.kind === 'accepted') {
+          accepted.push(entry);
+          continue;
+        }
+        const rest = queue.slice(index);
+        if (outcome.kind === 'tryAgainLater') {
+          for (const later of rest) results.set(later.id, ok(later, false));
+        } else if (outcome.kind === 'unreachable') {
+          if (mode.kind === 'new') {
+            await refuse(
+              entry,
+              'CG_ERR_STELLAR_UNREACHABLE',
+              uncertain(network, entry, outcome.message),
+              true,
+            );
+            for (const later of rest.slice(1))
+              await refuse(
+                later,
+                'CG_ERR_STELLAR_UNREACHABLE',
+                notSubmitted(network, outcome.message),
+                false,
+              );
+          }
+        } else if (outcome.kind === 'badSequence') {
+          // The number is not the account's next one. Before a stored envelope is replaced, make sure
+          // it did not just land (a re-submission racing a ledger close).
+          if (mode.kind === 'new' || (await mode.isGone(entry.signed.txHash))) resign = rest;
+        } else {
+          const code = outcome.kind === 'refused' ? outcome.code : 'txTooLate';
+          await refuse(entry, code, refusal(network, account.address, outcome), false);
+          resign = queue.slice(index + 1);
+        }
+        break;
+      }
+      await markSubmitted(
+        db,
+        accepted.map((entry) => entry.id),
+      );
+      for (const entry of accepted) results.set(entry.id, ok(entry, true));
+      if (resign.length === 0) break;
+      if (round >= MAX_RESIGN_ROUNDS) {
+        const error = new ChaingateError(
+          'CG_ERR_STELLAR_REJECTED',
+          `network ${network.networkId} kept refusing the sequence numbers of ${account.address} (txBadSeq); retry shortly`,
+        );
+        for (const entry of resign) await refuse(entry, 'txBadSeq', error, false);
+        break;
+      }
+      try {
+        const signer = mode.kind === 'new' ? mode.signer : unsealStellarKey(this.context.vault, account);
+        queue = await this.#resign(network, account, resign, signer);
+      } catch (error) {
+        // A request's records are given up (never sent with a valid number); the tracker's keep their
+        // envelopes and are tried again on a later tick.
+        if (mode.kind === 'resubmit') break;
+        const reason = error instanceof ChaingateError ? error.shortMessage : (error as Error).message;
+        for (const entry of resign)
+          await refuse(entry, 'CG_ERR_STELLAR_UNREACHABLE', notSubmitted(network, reason), false);
+        break;
+      }
+    }
+    return results;
+  }
+
+  /**
+   * New sequence numbers for `entries`, from the account's number on the network and the numbers the
+   * account's other open records hold, under the account's row lock.
+   */
+  async #resign(
+    network: StellarNetwork,
+    account: StellarAccountRow,
+    entries: Entry[],
+    keypair: Keypair,
+  ): Promise<Entry[]> {
+    const onChain = await readAccount(network, account.address);
+    if (!onChain)
+      throw new Error(`account ${account.address} no longer exists on network ${network.networkId}`);
+    return this.context.db.transaction(async (tx) => {
+      await lockStellarAccount(tx, account.application_id, network.networkId);
+      const ids = entries.map((entry) => entry.id);
+      const held = await maxOpenSequence(tx, network.networkId, account.address, ids);
+      const first = (held !== undefined && held > onChain.sequence ? held : onChain.sequence) + 1n;
+      const renewed = entries.map((entry, index) => ({
+        ...entry,
+        signed: signEnvelope(network, keypair, entry.fields, first + BigInt(index)),
+      }));
+      await replaceEnvelopes(tx, renewed);
+      await resetNextSequence(tx, account.application_id, network.networkId, first + BigInt(entries.length));
+      this.context.logger.info(
+        {
+          networkId: network.networkId,
+          account: account.address,
+          first: first.toString(),
+          count: entries.length,
+        },
+        'stellar: signed again under new sequence numbers',
+      );
+      return renewed;
+    });
+  }
+}
+
+function fieldsOf(record: NewStellarTransaction): SigningFields {
+  return {
+    operationXdr: record.operationXdr,
+    sorobanDataXdr: record.sorobanDataXdr,
+    inclusionFee: record.inclusionFee,
+  };
+}

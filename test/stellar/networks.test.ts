@@ -1,0 +1,272 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer, type Socket, type Server as TcpServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Keypair } from '@stellar/stellar-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '../../src/platform/net/free-port.ts';
+import { type SorobanSandbox, startSorobanSandbox } from '../../src/stellar/sandbox/index.ts';
+import { apiClient } from '../support/api-client.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+import { type RpcRelay, startRpcRelay } from './support/rpc-relay.ts';
+import { savedId, waitForStellar } from './support/stellar-api.ts';
+import { behaviourWasm } from './support/test-contracts.ts';
+
+// A stand-in for testnet (network 100000000): a sandbox the test closes ledgers on, with entries that
+// expire after 200 ledgers, so ordering within a ledger and archival are deterministic. Futurenet points
+// at a closed port, pubnet at a server that never answers, network 7777 at one that answers HTTP 500.
+const TESTNET = 100_000_000;
+const FUTURENET = 100_000_001;
+const PUBNET = 100_000_002;
+const BROKEN = 7777;
+/** The same sandbox as testnet, behind a relay that can hold submissions. */
+const RELAYED = 7778;
+const TTL = 200;
+
+let sandbox: SorobanSandbox;
+let service: TestService;
+let call: ReturnType<typeof apiClient>;
+let blackhole: TcpServer;
+let broken: Server;
+let relay: RpcRelay;
+const sockets: Socket[] = [];
+
+async function closeLedgers(count: number): Promise<void> {
+  for (let index = 0; index < count; index++) await sandbox.closeLedger();
+}
+
+/** Closes a ledger every 250 ms until `work` ends (a request that waits for a ledger needs it). */
+async function whileClosing<T>(work: Promise<T>): Promise<T> {
+  let done = false;
+  const closer = (async () => {
+    while (!done) {
+      await sandbox.closeLedger();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  try {
+    return await work;
+  } finally {
+    done = true;
+    await closer;
+  }
+}
+
+beforeAll(async () => {
+  sandbox = await startSorobanSandbox({ ledgerCloseMs: 0, network: { minPersistentTtl: TTL } });
+  blackhole = createTcpServer((socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => blackhole.listen(0, '127.0.0.1', resolve));
+  relay = await startRpcRelay(sandbox.rpcUrl);
+  broken = createServer((_request, response) => response.writeHead(500).end('down'));
+  await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+  const port = (server: TcpServer | Server) => (server.address() as { port: number }).port;
+  const config = join(mkdtempSync(join(tmpdir(), 'cg-stellar-')), 'config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      stellar: {
+        networks: [
+          {
+            networkId: TESTNET,
+            rpcUrl: sandbox.rpcUrl,
+            networkPassphrase: sandbox.networkPassphrase,
+            friendbotUrl: sandbox.friendbotUrl,
+          },
+          { networkId: FUTURENET, rpcUrl: `http://127.0.0.1:${await findFreePort()}` },
+          { networkId: PUBNET, rpcUrl: `http://127.0.0.1:${port(blackhole)}` },
+          {
+            networkId: BROKEN,
+            name: 'broken',
+            rpcUrl: `http://127.0.0.1:${port(broken)}`,
+            networkPassphrase: 'x',
+          },
+          {
+            networkId: RELAYED,
+            rpcUrl: relay.url,
+            networkPassphrase: sandbox.networkPassphrase,
+            friendbotUrl: `${relay.url}friendbot`,
+          },
+        ],
+      },
+    }),
+  );
+  service = await startTestService({
+    CHAINGATE_DEVNET: '0',
+    CHAINGATE_SOROBAN: '0',
+    CHAINGATE_CONFIG: config,
+    CHAINGATE_STELLAR_RPC_TIMEOUT_SECONDS: '1',
+    LOG_LEVEL: 'error',
+  });
+  call = apiClient(service.url, service.auth);
+});
+afterAll(async () => {
+  await service?.close();
+  await relay?.stop();
+  await sandbox?.stop();
+  for (const socket of sockets) socket.destroy();
+  blackhole?.close();
+  broken?.close();
+});
+
+async function deployBehaviour(network = TESTNET): Promise<string> {
+  const id = await savedId(service.url, service.auth, await behaviourWasm(), 'behaviour');
+  const deploy = await whileClosing(
+    call('POST', '/stellar/v1/contract/deployment', { contractSpecsId: id, blockchainNetwork: network }),
+  );
+  expect(deploy.status, deploy.text).toBe(201);
+  expect((await whileClosing(waitForStellar(call, deploy.body.txHash, network))).status).toBe('SUCCESS');
+  return deploy.body.address;
+}
+
+const invoke = (address: string, method: string, restore: boolean, myReference?: string, network = TESTNET) =>
+  call('POST', '/stellar/v1/contract/invoke', {
+    blockchainNetwork: network,
+    address,
+    method,
+    params: [],
+    restore,
+    ...(myReference ? { myReference } : {}),
+  });
+
+describe('a network configured over testnet', () => {
+  it('records a transaction that fails in its ledger with the contract error number and name', async () => {
+    const address = await deployBehaviour();
+    // Both simulate against the same state and go into one ledger: the second finds "used" set.
+    const first = await invoke(address, 'once', false);
+    const second = await invoke(address, 'once', false);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    await sandbox.closeLedger();
+    const ok = await whileClosing(waitForStellar(call, first.body.txHash, TESTNET));
+    const failed = await whileClosing(waitForStellar(call, second.body.txHash, TESTNET));
+    expect(ok.status).toBe('SUCCESS');
+    expect(failed.status).toBe('FAILED');
+    expect(failed.receipt).toMatchObject({
+      code: 'txFailed',
+      operationCode: 'invokeHostFunctionTrapped',
+      result: null,
+    });
+    expect(failed.errorInfo).toEqual({
+      code: 'invokeHostFunctionTrapped',
+      message: 'contract error #2 (AlreadyUsed)',
+      contractError: { code: 2, name: 'AlreadyUsed' },
+    });
+    expect(failed.error).toBe('contract error #2 (AlreadyUsed)');
+    expect(failed.receipt.fee_charged).toBeGreaterThan(0);
+  });
+
+  it('restores archived entries first when asked to, and says so when not', async () => {
+    const address = await deployBehaviour();
+    const counted = await invoke(address, 'count', false);
+    expect((await whileClosing(waitForStellar(call, counted.body.txHash, TESTNET))).receipt.result).toBe(1);
+    await closeLedgers(TTL + 5);
+    const own = (await call('GET', `/stellar/v1/account?networkId=${TESTNET}`)).body.account;
+    const instance = await call('GET', `/stellar/v1/contract/${address}/instancettl`, {
+      blockchainNetwork: TESTNET,
+      sourceAccount: own,
+    });
+    expect(instance.status).toBe(200);
+    expect(instance.body.isAlive).toBe(false);
+    expect(instance.body.liveUntilLedger).toBeLessThan(instance.body.latestLedger);
+
+    const refused = await invoke(address, 'count', false);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('CG_ERR_STELLAR_ARCHIVED');
+    expect(refused.body.message).toContain('restore: true');
+    const estimate = await call('POST', '/stellar/v1/contract/invoke/estimate', {
+      blockchainNetwork: TESTNET,
+      address,
+      method: 'count',
+      params: [],
+      restore: true,
+    });
+    expect(estimate.status).toBe(201);
+    expect(estimate.body.restore).toBe(true);
+    expect(estimate.body.restoreCost).toBeGreaterThan(0);
+    const extend = await call('POST', '/stellar/v1/contract/invoke/extendttl', {
+      blockchainNetwork: TESTNET,
+      address,
+      extend_to: 100,
+    });
+    expect(extend.status).toBe(400);
+    expect(extend.body.code).toBe('CG_ERR_STELLAR_ARCHIVED');
+
+    const restored = await invoke(address, 'count', true, 'restoreRef');
+    expect(restored.status).toBe(200);
+    const info = await whileClosing(waitForStellar(call, restored.body.txHash, TESTNET));
+    expect(info.status).toBe('SUCCESS');
+    expect(info.receipt.result).toBe(2);
+    const records = (await call('GET', '/stellar/v1/transaction/reference/restoreRef')).body.info;
+    expect(records.map((record: { kind: string }) => record.kind)).toEqual(['restore', 'invoke']);
+    const restore = await whileClosing(waitForStellar(call, records[0].txHash, TESTNET));
+    expect(restore).toMatchObject({ status: 'SUCCESS', kind: 'restore', myReference: 'restoreRef' });
+    expect(restore.transaction.operations).toEqual([{ type: 'restoreFootprint' }]);
+    expect(restore.transaction.sequence_number + 1).toBe(info.transaction.sequence_number);
+  });
+});
+
+describe('a submission the network does not answer', () => {
+  /** The record of the only transaction carrying `reference`, once it satisfies `done`. */
+  async function recordOf(reference: string, done: (record: { status: string }) => boolean) {
+    for (;;) {
+      const records = (await call('GET', `/stellar/v1/transaction/reference/${reference}`)).body.info;
+      if (records.length === 1 && done(records[0])) return records[0];
+      await sandbox.closeLedger();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  it('answers 503 and never submits it again; the record follows the network if it lands anyway', async () => {
+    const address = await deployBehaviour(RELAYED);
+    relay.holdSends(true);
+    const dropped = await invoke(address, 'count', false, 'dropped', RELAYED);
+    expect(dropped.status, dropped.text).toBe(503);
+    expect(dropped.body.code).toBe('CG_ERR_STELLAR_UNREACHABLE');
+    expect(dropped.body.message).toContain('never submitted again');
+    await relay.release(false);
+    const lost = await recordOf('dropped', () => true);
+    expect(lost).toMatchObject({ status: 'FAILED', errorInfo: { code: 'CG_ERR_STELLAR_UNREACHABLE' } });
+
+    // The next one takes the number the lost one did not use (the network refuses the gap, the lane
+    // reads the account again), and a late one that did reach the network is recorded as it landed.
+    relay.holdSends(false);
+    const next = await whileClosing(invoke(address, 'count', false, 'next', RELAYED));
+    expect(next.status).toBe(200);
+    expect((await recordOf('next', (record) => record.status !== 'PENDING')).status).toBe('SUCCESS');
+    relay.holdSends(true);
+    const late = await invoke(address, 'count', false, 'late', RELAYED);
+    expect(late.status, late.text).toBe(503);
+    await relay.release(true);
+    relay.holdSends(false);
+    const landed = await recordOf('late', (record) => record.status === 'SUCCESS');
+    expect(landed.errorInfo).toBeNull();
+    const info = await whileClosing(waitForStellar(call, landed.txHash, RELAYED));
+    expect(info.receipt.result).toBe(2);
+  });
+});
+
+describe('networks that cannot be reached', () => {
+  it('answers 503 with the reason, for a refused connection, a timeout and an HTTP error', async () => {
+    const account = Keypair.random().publicKey();
+    const refused = await call('GET', '/stellar/v1/account/balance', { account, networkId: FUTURENET });
+    expect(refused.status).toBe(503);
+    expect(refused.body.code).toBe('CG_ERR_STELLAR_UNREACHABLE');
+    expect(refused.body.message).toContain('refused the connection');
+    const silent = await call('GET', '/stellar/v1/account/balance', { account, networkId: PUBNET });
+    expect(silent.status).toBe(503);
+    expect(silent.body.message).toContain('did not answer within 1 s');
+    const failing = await call('GET', `/stellar/v1/account?networkId=${BROKEN}`);
+    expect(failing.status).toBe(503);
+    expect(failing.body.message).toContain('answered HTTP 500');
+    const invokeSilent = await call('POST', '/stellar/v1/contract/invoke', {
+      blockchainNetwork: PUBNET,
+      address: 'CAAQCAIBAEAQCAIBAEAQCAIBAEAQCAIBAEAQCAIBAEAQCAIBAEAQC526',
+      method: 'count',
+      params: [],
+      restore: false,
+    });
+    expect(invokeSilent.status).toBe(503);
+    const fund = await call('POST', '/stellar/v1/account/fund', { account, networkId: FUTURENET });
+    expect(fund.status).toBe(503);
+  });
+});
