@@ -31,6 +31,7 @@ import {
 import { buildStellarNetworks, type LocalStellarNetwork } from './platform/networks/stellar-networks.ts';
 import { createMetricsRegistry } from './platform/observability/metrics.ts';
 import type { Platform } from './platform/platform.ts';
+import { BuildWorker } from './stellar/builds/build-worker.ts';
 import { StellarEngine } from './stellar/engine/stellar-engine.ts';
 import { startSorobanSandbox } from './stellar/sandbox/index.ts';
 import { specForRecord } from './stellar/services/record-spec.ts';
@@ -221,6 +222,12 @@ export async function startService(config: Config): Promise<RunningService> {
     app.stellar = { platform, engine: stellarEngine };
     stellarEngine.start();
     cleanups.push(() => stellarEngine.stop());
+    const buildWorker = new BuildWorker({ platform, stellar: app.stellar }, app.log);
+    app.stellarBuilds = { platform, stellar: app.stellar, kick: () => buildWorker.kick() };
+    if (config.stellar.build.worker) {
+      buildWorker.start();
+      cleanups.push(() => buildWorker.stop());
+    }
 
     readiness.ready = true;
     app.log.info({ address }, 'chaingate is ready');

@@ -1,10 +1,9 @@
-import { finished } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { applicationOf } from '../applications/application-auth.ts';
-import { ChaingateError } from '../platform/errors/chaingate-error.ts';
 import { errorResponses } from '../platform/http/error-body.ts';
+import { formParts } from '../platform/uploads/form-parts.ts';
 import {
   CidParams,
   MetadataAnswer,
@@ -19,47 +18,10 @@ import { listUploads, unpinUpload } from './services/manage-uploads.ts';
 import { uploadFile } from './services/upload-file.ts';
 import { uploadMetadata } from './services/upload-metadata.ts';
 import { uploadZip } from './services/upload-zip.ts';
-import type { FormPart } from './upload-form.ts';
 
 const METADATA_BODY_LIMIT = 4 * 1024 * 1024;
 
-/** The multipart parts of a request, as the upload services read them; the file part streams. */
-async function* formParts(request: FastifyRequest, maxBytes: number): AsyncGenerator<FormPart> {
-  if (!request.isMultipart()) {
-    throw new ChaingateError(
-      'CG_ERR_UNSUPPORTED_MEDIA_TYPE',
-      "send multipart/form-data with the fields 'filename' and 'file'",
-    );
-  }
-  const parts = request.parts({
-    // One byte over the limit tells the service the upload is too large; the parser discards the rest.
-    limits: { fileSize: maxBytes + 1, files: 4, fields: 16, fieldSize: 4096, parts: 24 },
-  });
-  for await (const part of parts) {
-    if (part.type === 'field') {
-      yield {
-        kind: 'field',
-        name: part.fieldname,
-        value: String(part.value),
-        truncated: part.valueTruncated,
-      };
-      continue;
-    }
-    const stream = part.file;
-    yield {
-      kind: 'file',
-      name: part.fieldname,
-      filename: part.filename || undefined,
-      // Not destroyed when the reader stops early: `drain` still has to read the rest.
-      content: stream.iterator({ destroyOnReturn: false }),
-      drain: async () => {
-        stream.resume();
-        await finished(stream);
-      },
-      truncated: () => stream.truncated,
-    };
-  }
-}
+const IPFS_FORM_FIELDS = "the fields 'filename' and 'file'";
 
 const uploadCodes = ['CG_ERR_VALIDATION', 'CG_ERR_BODY_TOO_LARGE', 'CG_ERR_UNSUPPORTED_MEDIA_TYPE'] as const;
 
@@ -93,7 +55,7 @@ export async function ipfsRoutes(scope: FastifyInstance): Promise<void> {
       const context = app.ipfs;
       const upload = await uploadFile(context, {
         application: applicationOf(request),
-        form: formParts(request, context.maxUploadBytes),
+        form: formParts(request, context.maxUploadBytes, IPFS_FORM_FIELDS),
       });
       return reply.status(201).send({ hash: upload.url, url: upload.url, cid: upload.cid });
     },
@@ -119,7 +81,7 @@ export async function ipfsRoutes(scope: FastifyInstance): Promise<void> {
       const context = app.ipfs;
       const upload = await uploadZip(context, {
         application: applicationOf(request),
-        form: formParts(request, context.maxUploadBytes),
+        form: formParts(request, context.maxUploadBytes, IPFS_FORM_FIELDS),
       });
       return reply.status(201).send({ hash: upload.url, url: upload.url, cid: upload.cid });
     },

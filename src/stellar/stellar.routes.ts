@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './account.routes.ts';
+import { buildRoutes } from './builds/builds.routes.ts';
 import { contractRoutes } from './contract.routes.ts';
 import { contractReadRoutes } from './contract-read.routes.ts';
 import { contractSaveRoute } from './contract-save.route.ts';
@@ -32,6 +33,7 @@ export async function stellarRoutes(scope: FastifyInstance): Promise<void> {
   }
   await scope.register(accountRoutes);
   await scope.register(contractSaveRoute);
+  await scope.register(buildRoutes);
   await scope.register(contractRoutes);
   await scope.register(contractReadRoutes);
   await scope.register(transactionRoutes);

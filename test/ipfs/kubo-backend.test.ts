@@ -2,9 +2,9 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
+import { buildZip } from '../support/zip-builder.ts';
 import { ipfsClient, uploadForm } from './support/ipfs-client.ts';
 import { KuboStandIn } from './support/kubo-stand-in.ts';
-import { buildZip } from './support/zip-builder.ts';
 
 const HELLO = 'QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o';
 const FIVE_CHUNKS = 'QmNg7BJo8gEMDK8yGQbHEwPtycesnE6FUULX5iVd5TAL9f';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.ts';
+import { buildZip } from '../support/zip-builder.ts';
 import { ipfsClient, storedBlockFiles } from './support/ipfs-client.ts';
-import { buildZip } from './support/zip-builder.ts';
 
 const MAX_UPLOAD = 2 * 1024 * 1024;
 /** Links carry the configured public base URL (the service behind a proxy), not the listen address. */

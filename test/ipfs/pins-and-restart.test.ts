@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../support/postgres-server.ts';
 import { startTestService, type TestService } from '../support/service.ts';
+import { buildZip } from '../support/zip-builder.ts';
 import { ipfsClient, storedBlockFiles, uploadForm } from './support/ipfs-client.ts';
-import { buildZip } from './support/zip-builder.ts';
 
 const HELLO = 'QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o';
 const FIVE_CHUNKS = 'QmNg7BJo8gEMDK8yGQbHEwPtycesnE6FUULX5iVd5TAL9f';

@@ -62,6 +62,23 @@ export function apiClient(baseUrl: string, headers: Record<string, string>) {
   };
 }
 
+/** POSTs multipart form data (as curl -F would); the answer's body is parsed when it is JSON. */
+export async function postForm(
+  url: string,
+  headers: Record<string, string>,
+  form: FormData,
+): Promise<ApiAnswer> {
+  const response = await fetch(url, { method: 'POST', headers, body: form });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, body: parsed, text };
+}
+
 /** Polls the status endpoint until the transaction leaves inserted/processing. */
 export async function waitForFinalStatus(
   call: ReturnType<typeof apiClient>,

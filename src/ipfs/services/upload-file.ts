@@ -1,10 +1,10 @@
 import type { Application } from '../../applications/applications.service.ts';
+import { type FormPart, readUploadForm } from '../../platform/uploads/upload-form.ts';
 import { canonicalCid } from '../cid-text.ts';
 import { SNIFF_BYTES, sniffContentType } from '../content-type.ts';
 import { insertUpload } from '../ipfs.repository.ts';
 import type { StagedImport } from '../ipfs-backend.ts';
 import { gatewayUrl, type IpfsContext } from '../ipfs-context.ts';
-import { type FormPart, readUploadForm } from '../upload-form.ts';
 
 export type UploadFileParameters = { application: Application; form: AsyncIterable<FormPart> };
 export type UploadFileReturnType = { cid: string; url: string; size: number; contentType: string };

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Application } from '../../applications/applications.service.ts';
+import { type FormPart, readUploadForm } from '../../platform/uploads/upload-form.ts';
+import { openZipListing } from '../../platform/uploads/zip-entries.ts';
 import { canonicalCid } from '../cid-text.ts';
 import { insertUpload } from '../ipfs.repository.ts';
 import { gatewayUrl, type IpfsContext } from '../ipfs-context.ts';
-import { type FormPart, readUploadForm } from '../upload-form.ts';
-import { openZipListing } from '../zip-entries.ts';
 
 export type UploadZipParameters = { application: Application; form: AsyncIterable<FormPart> };
 export type UploadZipReturnType = { cid: string; url: string; size: number };

@@ -40,6 +40,21 @@ const StellarNetworkEntry = Type.Object(
   { additionalProperties: false },
 );
 
+/** The toolchain and limits of Soroban project compilation (`contract/upload`); env variables win. */
+const SorobanBuildEntry = Type.Object(
+  {
+    /** Absolute paths: cargo, rustc (with the wasm32-unknown-unknown standard library), bubblewrap. */
+    cargo: Type.Optional(Type.String({ minLength: 1 })),
+    rustc: Type.Optional(Type.String({ minLength: 1 })),
+    bubblewrap: Type.Optional(Type.String({ minLength: 1 })),
+    timeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    memoryMb: Type.Optional(Type.Integer({ minimum: 64 })),
+    diskMb: Type.Optional(Type.Integer({ minimum: 16 })),
+    maxUploadBytes: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+);
+
 /** What `CHAINGATE_CONFIG` may hold (JSON or YAML). Every key is optional. */
 export const ConfigFile = Type.Object(
   {
@@ -48,7 +63,7 @@ export const ConfigFile = Type.Object(
     ),
     stellar: Type.Optional(
       Type.Object(
-        { networks: Type.Optional(Type.Array(StellarNetworkEntry)) },
+        { networks: Type.Optional(Type.Array(StellarNetworkEntry)), build: Type.Optional(SorobanBuildEntry) },
         { additionalProperties: false },
       ),
     ),
@@ -90,6 +105,7 @@ export const ConfigFile = Type.Object(
 export type ConfigFile = Static<typeof ConfigFile>;
 export type EvmNetworkEntry = Static<typeof EvmNetworkEntry>;
 export type StellarNetworkEntry = Static<typeof StellarNetworkEntry>;
+export type SorobanBuildEntry = Static<typeof SorobanBuildEntry>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseBuildConfig, type SorobanBuildConfig } from './build-config.ts';
 import { ConfigError, type ConfigFile, readConfigFile } from './config-file.ts';
 
 export type Config = {
@@ -24,8 +25,11 @@ export type Config = {
   /** Custodied wallets: how long a creation hash lives, and the sender of the e-mails. */
   wallets: { hashTtlSeconds: number; mailFrom: string };
   ipfs: IpfsConfig;
-  /** Stellar networks: how long a Soroban RPC or friendbot call may take before it counts as unreachable. */
-  stellar: { rpcTimeoutMs: number };
+  /**
+   * Stellar networks: how long a Soroban RPC or friendbot call may take before it counts as unreachable;
+   * the toolchain and sandbox of project compilation.
+   */
+  stellar: { rpcTimeoutMs: number; build: SorobanBuildConfig };
 };
 
 export type IpfsConfig = {
@@ -118,6 +122,7 @@ export function loadConfig(env: Env = process.env): Config {
           'CHAINGATE_STELLAR_RPC_TIMEOUT_SECONDS',
           10,
         ) * 1000,
+      build: parseBuildConfig(env, file),
     },
     engine: {
       stuckAfterSeconds: parsePositive(

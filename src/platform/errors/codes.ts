@@ -195,6 +195,17 @@ export const errorCodes = {
     status: 503,
     meaning: "the network's Soroban RPC or friendbot did not answer (in time); the message says why",
   },
+  // Soroban builds.
+  CG_ERR_STELLAR_NOT_A_CARGO_PROJECT: {
+    status: 400,
+    meaning:
+      'the zip is not the contents of a Cargo project with a contract (a zip of the folder, no Cargo.toml at its root, a manifest that does not parse, no cdylib package)',
+  },
+  CG_ERR_STELLAR_BUILD_UNAVAILABLE: {
+    status: 503,
+    meaning:
+      'projects cannot be compiled here: the toolchain or bubblewrap is missing; the message says which',
+  },
   // Credentials and access.
   CG_ERR_UNAUTHORIZED: { status: 401, meaning: 'missing or invalid credentials' },
   CG_ERR_PLAN_FORBIDS: {

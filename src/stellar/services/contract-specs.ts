@@ -1,5 +1,6 @@
 import { hash } from '@stellar/stellar-sdk';
 import type { Application } from '../../applications/applications.service.ts';
+import type { Queryable } from '../../platform/db/database.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { ContractSpec, functionSignature, text, typeName } from '../spec/contract-spec.ts';
@@ -17,6 +18,8 @@ export type SaveContractParameters = {
   wasm: Buffer;
   name: string;
   description: string;
+  /** The database transaction to save in, when the save is part of a larger one (a finished build). */
+  db?: Queryable;
 };
 
 /** Validates a compiled contract (wasm framing, WebAssembly validation, contractspecv0) and saves it. */
@@ -25,7 +28,7 @@ export async function saveContract(
   parameters: SaveContractParameters,
 ): Promise<{ id: number }> {
   const parsed = parseContractWasm(parameters.wasm);
-  const id = await insertStellarSpec(context.platform.db, {
+  const id = await insertStellarSpec(parameters.db ?? context.platform.db, {
     applicationId: parameters.application.id,
     name: parameters.name,
     description: parameters.description,

@@ -1,4 +1,4 @@
-import type { ApiAnswer, apiClient } from '../../support/api-client.ts';
+import { type ApiAnswer, type apiClient, postForm } from '../../support/api-client.ts';
 
 export const LOCAL = 100_000_003;
 
@@ -15,15 +15,7 @@ export async function saveWasm(
   if (form.name !== undefined) body.append('name', form.name);
   if (form.description !== undefined) body.append('description', form.description);
   for (const [key, value] of Object.entries(form.extra ?? {})) body.append(key, value);
-  const response = await fetch(`${baseUrl}/stellar/v1/contract/save`, { method: 'POST', headers, body });
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: response.status, body: parsed, text };
+  return postForm(`${baseUrl}/stellar/v1/contract/save`, headers, body);
 }
 
 /** Saves a wasm and answers its contract specs id. */

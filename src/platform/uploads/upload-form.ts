@@ -1,4 +1,4 @@
-import { ChaingateError, quote } from '../platform/errors/chaingate-error.ts';
+import { ChaingateError, quote } from '../errors/chaingate-error.ts';
 import { limitBytes, uploadTooLarge } from './upload-limit.ts';
 
 /** One part of a multipart upload, as the routes hand it over. */

@@ -1,6 +1,5 @@
 import { type Entry, open as openZip, type ZipFile } from 'yauzl';
-import { ChaingateError, quote } from '../platform/errors/chaingate-error.ts';
-import type { DirectoryEntryInput } from './unixfs-import.ts';
+import { ChaingateError, quote } from '../errors/chaingate-error.ts';
 
 export type ZipLimits = {
   /** Most entries (files and folders) a zip may hold. */
@@ -98,8 +97,13 @@ function checkTree(entries: Entry[]): void {
   }
 }
 
+/** One entry of a checked zip: a folder, or a file whose bytes stream on demand (checked as they come). */
+export type ZipEntry =
+  | { kind: 'file'; path: string; content: () => AsyncIterable<Uint8Array> }
+  | { kind: 'directory'; path: string };
+
 export type ZipListing = {
-  entries: AsyncIterable<DirectoryEntryInput>;
+  entries: AsyncIterable<ZipEntry>;
   close(): void;
 };
 
@@ -147,7 +151,7 @@ export async function openZipListing(path: string, limits: ZipLimits): Promise<Z
       throw badZip(`zip entry ${quote(entry.fileName)} is corrupt (${quote((error as Error).message)})`);
     }
   };
-  async function* listing(): AsyncGenerator<DirectoryEntryInput> {
+  async function* listing(): AsyncGenerator<ZipEntry> {
     for (const entry of entries) {
       const path = checkedPath(entry.fileName);
       if (entry.fileName.endsWith('/')) yield { kind: 'directory', path };

@@ -1,4 +1,4 @@
-import { ChaingateError } from '../platform/errors/chaingate-error.ts';
+import { ChaingateError } from '../errors/chaingate-error.ts';
 
 /** Thrown while streaming once an upload passes the configured limit; the upload is then discarded. */
 export function uploadTooLarge(maxBytes: number): ChaingateError {
