@@ -4,18 +4,25 @@ import { apiClient } from '../support/api-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { buildScriptProject, uploadZip, waitForBuild, zipFiles } from './support/projects.ts';
 
-/** Two services, each with one tight limit; their builds are tiny crates whose build.rs breaks it. */
+/** Two services, each with one tight limit (their builds are tiny crates whose build.rs breaks it), and one without bubblewrap. */
 let timeLimited: TestService;
 let memoryLimited: TestService;
+let withoutSandbox: TestService;
 
 beforeAll(async () => {
-  [timeLimited, memoryLimited] = await Promise.all([
+  [timeLimited, memoryLimited, withoutSandbox] = await Promise.all([
     startTestService({ CHAINGATE_DEVNET: '0', LOG_LEVEL: 'error', CHAINGATE_BUILD_TIMEOUT_SECONDS: '5' }),
     startTestService({ CHAINGATE_DEVNET: '0', LOG_LEVEL: 'error', CHAINGATE_BUILD_MEMORY_MB: '768' }),
+    startTestService({
+      CHAINGATE_DEVNET: '0',
+      CHAINGATE_SOROBAN: '0',
+      LOG_LEVEL: 'error',
+      CHAINGATE_BWRAP: '/nonexistent/bwrap',
+    }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([timeLimited?.close(), memoryLimited?.close()]);
+  await Promise.all([timeLimited?.close(), memoryLimited?.close(), withoutSandbox?.close()]);
 });
 
 /** Command lines of the machine's processes that mention `word`. */
@@ -72,4 +79,18 @@ it('fails a build that runs out of memory, with the reason in its log', async ()
     'the build ran out of memory: each of its processes may use 768 MiB (CHAINGATE_BUILD_MEMORY_MB)',
   );
   expect(status.log).toContain(`chaingate: ${status.reason}`);
+});
+
+it('answers 503 naming what is missing when projects cannot be compiled, and queues nothing', async () => {
+  const upload = await uploadZip(
+    withoutSandbox.url,
+    withoutSandbox.auth,
+    zipFiles(buildScriptProject('unbuilt', 'fn main() {}\n')),
+  );
+  expect(upload.status).toBe(503);
+  expect(upload.body).toMatchObject({
+    code: 'CG_ERR_STELLAR_BUILD_UNAVAILABLE',
+    message: 'compilation is unavailable: bubblewrap (CHAINGATE_BWRAP) is missing (/nonexistent/bwrap)',
+  });
+  expect(await withoutSandbox.platform.db.query('SELECT filename FROM soroban_builds')).toEqual([]);
 });

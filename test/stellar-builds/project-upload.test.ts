@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -175,6 +176,14 @@ describe('uploads that are refused', () => {
     ]);
     const tooLarge = await uploadZip(service.url, service.auth, big);
     expect(tooLarge.status).toBe(413);
+    // Under the limit, a zip larger than a saved contract may be is read whole (and judged on its contents).
+    const large = buildZip([
+      { name: 'Cargo.toml', data: Buffer.from(cargo.replace('cdylib', 'rlib')) },
+      { name: 'blob', data: randomBytes(MAX_UPLOAD - 1024) },
+    ]);
+    const judged = await uploadZip(service.url, service.auth, large);
+    expect(judged.status, judged.text).toBe(400);
+    expect(judged.body.message).toContain('no contract');
     const missing = await uploadZip(service.url, service.auth, undefined, { extra: { name: 'x' } });
     expect(missing.status).toBe(400);
     const json = await call('POST', '/stellar/v1/contract/upload', { file: 'x' });
