@@ -1,6 +1,7 @@
-import type { Abi, Address, Hex } from 'viem';
+import { type Abi, type Address, type Hex, hexToBigInt } from 'viem';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
+import { isNodeTransportFailure } from '../../platform/networks/node-failure.ts';
 import { decodeRevertReason, revertDataFromError } from '../abi/decode-revert.ts';
 import { standardAbis } from '../contract-library/standard-abis.ts';
 import { classifyBroadcastError } from '../engine/broadcast-errors.ts';
@@ -8,10 +9,30 @@ import { insufficientFunds, nodeUnreachable } from '../engine/engine-errors.ts';
 
 export type EstimateGasParameters = { from: Address; to: Address | undefined; data: Hex; value: bigint };
 
+function nodeEstimate(network: EvmNetwork, request: EstimateGasParameters, block: 'latest' | 'pending') {
+  return network.client.request({
+    method: 'eth_estimateGas',
+    params: [
+      {
+        from: request.from,
+        ...(request.to ? { to: request.to } : {}),
+        data: request.data,
+        value: `0x${request.value.toString(16)}` as Hex,
+      },
+      block,
+    ],
+  } as never) as Promise<Hex>;
+}
+
 /**
- * `eth_estimateGas`, with its failures turned into coded errors: a revert → ERROR_EXECUTION_REVERTED
- * with the decoded reason (the given ABIs, then the standard contracts'), too little money →
- * ERROR_INSUFICIENT_FUNDS, a node that does not answer → ERROR_NODE_UNREACHABLE.
+ * `eth_estimateGas` against the latest block, with its failures turned into coded errors: a revert →
+ * ERROR_EXECUTION_REVERTED with the decoded reason (the given ABIs, then the standard contracts'),
+ * too little money → ERROR_INSUFICIENT_FUNDS, a node that does not answer → ERROR_NODE_UNREACHABLE.
+ *
+ * Against `latest`, because a node asked without a block tag estimates against its pending block,
+ * replaying its whole pool first: anvil spent ~1.9 ms an estimate with 200 transactions pending and
+ * ~5 ms with 1,000, against ~0.2 ms on `latest`. Only when the call fails there is it tried against
+ * `pending` too, for a call that needs a transaction still in the pool (a mint, say).
  */
 export async function estimateGas(
   network: EvmNetwork,
@@ -19,29 +40,32 @@ export async function estimateGas(
   abis: Abi[],
 ): Promise<bigint> {
   try {
-    return await network.client.estimateGas({
-      account: request.from,
-      to: request.to,
-      data: request.data,
-      value: request.value,
-    });
-  } catch (error) {
-    const decoded = decodeRevertReason([...abis, ...standardAbis()], revertDataFromError(error));
-    if (decoded) {
-      throw new ChaingateError('ERROR_EXECUTION_REVERTED', `execution reverted: ${decoded.reason}`, {
-        cause: error,
-      });
+    return hexToBigInt(await nodeEstimate(network, request, 'latest'));
+  } catch (latestError) {
+    if (isNodeTransportFailure(latestError)) throw nodeUnreachable(network.chainId, latestError);
+    try {
+      return hexToBigInt(await nodeEstimate(network, request, 'pending'));
+    } catch (error) {
+      throw estimationError(network, error, abis);
     }
-    const outcome = classifyBroadcastError(error);
-    if (outcome.kind === 'insufficientFunds') throw insufficientFunds(error);
-    if (outcome.kind === 'unreachable') throw nodeUnreachable(network.chainId, error);
-    const text = ((error as { details?: string }).details ?? (error as Error).message ?? '').toLowerCase();
-    if (text.includes('revert')) {
-      throw new ChaingateError('ERROR_EXECUTION_REVERTED', 'execution reverted', { cause: error });
-    }
-    const reason = (error as { shortMessage?: string }).shortMessage ?? text;
-    throw new ChaingateError('ERROR_EXECUTION_REVERTED', `gas estimation failed: ${reason.slice(0, 300)}`, {
+  }
+}
+
+function estimationError(network: EvmNetwork, error: unknown, abis: Abi[]): ChaingateError {
+  const decoded = decodeRevertReason([...abis, ...standardAbis()], revertDataFromError(error));
+  if (decoded) {
+    return new ChaingateError('ERROR_EXECUTION_REVERTED', `execution reverted: ${decoded.reason}`, {
       cause: error,
     });
   }
+  const outcome = classifyBroadcastError(error);
+  if (outcome.kind === 'insufficientFunds') return insufficientFunds(error);
+  if (outcome.kind === 'unreachable') return nodeUnreachable(network.chainId, error);
+  const text = ((error as { details?: string }).details ?? (error as Error).message ?? '').toLowerCase();
+  if (text.includes('revert'))
+    return new ChaingateError('ERROR_EXECUTION_REVERTED', 'execution reverted', { cause: error });
+  const reason = (error as { shortMessage?: string }).shortMessage ?? text;
+  return new ChaingateError('ERROR_EXECUTION_REVERTED', `gas estimation failed: ${reason.slice(0, 300)}`, {
+    cause: error,
+  });
 }

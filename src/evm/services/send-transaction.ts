@@ -7,8 +7,8 @@ import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import type { Fees } from '../engine/fee-oracle.ts';
 import type { TransactionKind } from '../engine/transaction-record.ts';
 import { insertFailedTransaction } from '../engine/transactions.repository.ts';
-import { estimateGas } from './estimate-gas.ts';
 import type { EvmContext } from './evm-context.ts';
+import { gasForSend } from './gas-for-send.ts';
 
 /** The sending options every signing endpoint takes, as the spec names them (absent = decide). */
 export type SendOptions = {
@@ -132,7 +132,7 @@ export async function sendTransaction(
   if ((parameters.useGasEstimation ?? true) && !parameters.targetPending) {
     let estimate: bigint;
     try {
-      estimate = await estimateGas(
+      estimate = await gasForSend(
         parameters.network,
         { from: account.address, to: parameters.to, data: parameters.data, value: parameters.value },
         parameters.abis,

@@ -1,6 +1,7 @@
 import { type Address, getAddress, type Hex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import type { Queryable } from '../db/database.ts';
+import { evmAccount } from './evm-account.ts';
 import { type EvmAccountKind, type EvmAccountRow, insertEvmAccount } from './evm-accounts.repository.ts';
 import type { KeyVault } from './key-vault.ts';
 
@@ -26,7 +27,7 @@ export function unsealEvmAccount(vault: KeyVault, row: EvmAccountRow): PrivateKe
     { keyId: row.key_id, nonce: Buffer.from(row.key_nonce), ciphertext: Buffer.from(row.key_ciphertext) },
     row.address,
   );
-  const account = privateKeyToAccount(`0x${key.toString('hex')}` as Hex);
+  const account = evmAccount(`0x${key.toString('hex')}` as Hex);
   key.fill(0);
   if (account.address !== getAddress(row.address))
     throw new Error(`stored key does not match ${row.address}`);
