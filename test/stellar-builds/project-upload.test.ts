@@ -102,6 +102,21 @@ describe('a Soroban project upload', () => {
   });
 });
 
+it('documents both endpoints in the OpenAPI document with their error codes', async () => {
+  const document = (await call('GET', '/openapi.json')).body;
+  const upload = document.paths['/stellar/v1/contract/upload'].post;
+  expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
+  const codes = (status: string) =>
+    upload.responses[status].content['application/json'].schema.properties.code.enum;
+  expect(codes('400')).toContain('CG_ERR_STELLAR_NOT_A_CARGO_PROJECT');
+  expect(codes('503')).toContain('CG_ERR_STELLAR_BUILD_UNAVAILABLE');
+  expect(Object.keys(upload.responses)).toContain('201');
+  const status = document.paths['/stellar/v1/contract/upload/{filename}/status'].get;
+  expect(status.responses['404'].content['application/json'].schema.properties.code.enum).toContain(
+    'CG_ERR_NOT_FOUND',
+  );
+});
+
 describe('uploads that are refused', () => {
   it('answers 400 for a zip of the folder rather than of its contents, and says so', async () => {
     const answer = await uploadZip(service.url, service.auth, zipFolder(ADDER_PROJECT, 'adder-project'));
