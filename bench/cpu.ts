@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { childPids, commandLine } from './processes.ts';
+import { commandLine, descendants } from './processes.ts';
 
 /** Who used the CPU during a measurement: the bench itself, the server, its anvil, PostgreSQL. */
 export type CpuGroup = 'load generator' | 'server' | 'anvil' | 'postgres';
@@ -15,18 +15,6 @@ function cpuSeconds(pid: number): number {
   } catch {
     return 0;
   }
-}
-
-function descendants(pid: number): number[] {
-  const all: number[] = [];
-  const stack = [pid];
-  while (stack.length > 0) {
-    for (const child of childPids(stack.pop() as number)) {
-      all.push(child);
-      stack.push(child);
-    }
-  }
-  return all;
 }
 
 /**

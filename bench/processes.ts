@@ -30,3 +30,21 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** Every process below `pid`, children first. */
+export function descendants(pid: number): number[] {
+  const all: number[] = [];
+  const stack = [pid];
+  while (stack.length > 0) {
+    for (const child of childPids(stack.pop() as number)) {
+      all.push(child);
+      stack.push(child);
+    }
+  }
+  return all;
+}
+
+/** The PostgreSQL processes a server started (its embedded store). */
+export function storePids(serverPid: number): number[] {
+  return descendants(serverPid).filter((pid) => commandLine(pid).includes('postgres'));
+}

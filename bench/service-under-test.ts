@@ -11,7 +11,7 @@ import { createDatabase, startPostgresServer } from '../test/support/postgres-se
 import { spawnServer, waitForHealthy } from '../test/support/server-process.ts';
 import { buildServer, spawnCompiledServer } from './build.ts';
 import type { Cleanup } from './cleanup.ts';
-import { alive, childPids, commandLine } from './processes.ts';
+import { alive, childPids, commandLine, storePids } from './processes.ts';
 
 export type Credentials = {
   adminToken: string;
@@ -26,7 +26,7 @@ export type ServiceUnderTest = {
   pid: number;
   anvilPid: number | undefined;
   credentials: Credentials;
-  store: 'PostgreSQL' | 'PGlite';
+  store: string;
   /** How the server was started: the compiled build (as `npm start`) or `src/main.ts` through tsx. */
   entry: string;
   output(): string;
@@ -57,22 +57,24 @@ function stopOurPostgres(port: string): void {
  * server unless PGlite is asked for. By default it runs the compiled build, as `npm start` does: tsx
  * compiles in-process and its loader thread adds ~80 MB of RSS that a deployment does not carry. Everything it starts is registered for cleanup.
  */
+export type StoreUnderTest = 'embedded' | 'external' | 'pglite';
+
 export async function startServiceUnderTest(
   cleanup: Cleanup,
-  options: { pglite: boolean; tsx: boolean },
+  options: { store: StoreUnderTest; tsx: boolean; blockTimeSeconds: number },
 ): Promise<ServiceUnderTest> {
-  const { pglite } = options;
   // Compiled first: tsc takes a few seconds and must not overlap the measurements.
   const compiledEntry = options.tsx ? undefined : await buildServer(cleanup);
   const dataDir = mkdtempSync(join(tmpdir(), 'chaingate-bench-'));
   cleanup.add('data dir', () => rmSync(dataDir, { recursive: true, force: true }));
   const env: Record<string, string> = {
     CHAINGATE_DATA_DIR: dataDir,
-    CHAINGATE_DEVNET_BLOCK_TIME: '0.2',
+    CHAINGATE_DEVNET_BLOCK_TIME: String(options.blockTimeSeconds),
     CHAINGATE_DEVNET_PORT: '0',
     LOG_LEVEL: 'warn',
   };
-  if (!pglite) {
+  if (options.store === 'pglite') env.CHAINGATE_EMBEDDED_STORE = 'pglite';
+  if (options.store === 'external') {
     const postgres = await startPostgresServer();
     cleanup.add('postgres', async () => {
       stopOurPostgres(new URL(postgres.url).port);
@@ -86,6 +88,7 @@ export async function startServiceUnderTest(
   const server = compiledEntry ? spawnCompiledServer(compiledEntry, env) : spawnServer(env);
   const pid = server.child.pid as number;
   let anvilPid: number | undefined;
+  let storeProcesses: number[] = [];
   cleanup.add('server', async () => {
     if (server.child.exitCode === null && server.child.signalCode === null) {
       server.child.kill('SIGTERM');
@@ -99,13 +102,14 @@ export async function startServiceUnderTest(
         await server.exited;
       }
     }
-    // The server stops its anvil; one left behind (server killed) is ended here, by its own pid.
-    if (anvilPid !== undefined && alive(anvilPid)) {
-      process.kill(anvilPid, 'SIGKILL');
+    // The server stops its anvil and its store; what is left behind (server killed) is ended here.
+    for (const leftover of [...(anvilPid === undefined ? [] : [anvilPid]), ...storeProcesses]) {
+      if (alive(leftover)) process.kill(leftover, 'SIGKILL');
     }
   });
   await waitForHealthy(url, server, 90_000);
   anvilPid = findAnvilChild(pid);
+  storeProcesses = storePids(pid);
   const credentialsFile = join(dataDir, 'credentials.json');
   for (let waited = 0; !existsSync(credentialsFile) && waited < 10_000; waited += 100) await sleep(100);
   const credentials = JSON.parse(readFileSync(credentialsFile, 'utf8')) as Credentials;
@@ -114,7 +118,12 @@ export async function startServiceUnderTest(
     pid,
     anvilPid,
     credentials,
-    store: pglite ? 'PGlite' : 'PostgreSQL',
+    store:
+      options.store === 'external'
+        ? 'an external PostgreSQL server (throwaway local server, fsync off)'
+        : options.store === 'pglite'
+          ? 'PGlite (CHAINGATE_EMBEDDED_STORE=pglite)'
+          : 'the embedded default (a PostgreSQL server run from the data dir)',
     entry: compiledEntry ? 'compiled build (node …/src/main.js, as npm start)' : 'src/main.ts through tsx',
     output: () => server.output(),
   };

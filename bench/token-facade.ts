@@ -61,7 +61,11 @@ async function main(cleanup: Cleanup): Promise<string> {
   const http = nodeHttpClient(concurrency * 2);
   cleanup.add('http client', () => http.close());
   log(`starting chaingate (${pglite ? 'PGlite' : 'external PostgreSQL'}, devnet block time 0.2 s)`);
-  const service = await startServiceUnderTest(cleanup, { pglite, tsx: false });
+  const service = await startServiceUnderTest(cleanup, {
+    store: pglite ? 'pglite' : 'external',
+    tsx: false,
+    blockTimeSeconds: 0.2,
+  });
   const api = apiFor(http, service);
   const { sender, devnetRpcUrl: rpcUrl } = service.credentials;
   log('setup: deploying the ERC20');

@@ -17,8 +17,7 @@ import { loadMasterKey } from './platform/custody/master-key.ts';
 import { secureDataDir } from './platform/data-dir.ts';
 import type { Database } from './platform/db/database.ts';
 import { migrate } from './platform/db/migrate.ts';
-import { openPgliteDatabase } from './platform/db/pglite-database.ts';
-import { openPostgresDatabase } from './platform/db/postgres-database.ts';
+import { openStore } from './platform/db/open-store.ts';
 import { type AnvilDevnet, startAnvilDevnet } from './platform/devnet/anvil-devnet.ts';
 import { Readiness } from './platform/health/readiness.ts';
 import { isPortFree } from './platform/net/free-port.ts';
@@ -86,10 +85,14 @@ export async function startService(config: Config): Promise<RunningService> {
     const address = await app.listen({ port: config.port, host: config.host });
     readiness.set('store', 'starting');
 
-    const db: Database = config.databaseUrl
-      ? await openPostgresDatabase(config.databaseUrl)
-      : await openPgliteDatabase(join(config.dataDir, 'pgdata'));
-    cleanups.push(() => db.close());
+    const store = await openStore({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      embedded: config.embeddedStore,
+      warn: (object, message) => app.log.warn(object, message),
+    });
+    const db: Database = store.db;
+    cleanups.push(() => store.close());
     // The embedded store unpacks its files with explicit modes; they are made private here.
     secureDataDir(config.dataDir);
     const applied = await migrate(db);
@@ -230,7 +233,7 @@ export async function startService(config: Config): Promise<RunningService> {
     }
 
     readiness.ready = true;
-    app.log.info({ address }, 'chaingate is ready');
+    app.log.info({ address, store: store.description }, 'chaingate is ready');
     return { app, platform, url: address, firstStartCredentials, stop };
   } catch (error) {
     await stop();

@@ -110,7 +110,9 @@ it('loses and duplicates nothing when the server is killed (SIGKILL) during a bu
 it('loses nothing on the embedded store (PGlite) either when the server is killed during a burst', {
   timeout: 240_000,
 }, async () => {
-  const { dataDir, env, url, call, credentials, token, burst } = await killDuringBurst({});
+  const { dataDir, env, url, call, credentials, token, burst } = await killDuringBurst({
+    CHAINGATE_EMBEDDED_STORE: 'pglite',
+  });
 
   const second = spawnServer(env);
   try {

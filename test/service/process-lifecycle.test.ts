@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { loadStandardContracts } from '../../src/evm/contract-library/standard-contracts.ts';
 import { KeyVault } from '../../src/platform/custody/key-vault.ts';
 import { loadMasterKey } from '../../src/platform/custody/master-key.ts';
-import { openPgliteDatabase } from '../../src/platform/db/pglite-database.ts';
+import { openStore } from '../../src/platform/db/open-store.ts';
 import { findFreePort } from '../../src/platform/net/free-port.ts';
 import { repoRoot } from '../../src/platform/repo-root.ts';
 import { spawnServer, waitForHealthy } from '../support/server-process.ts';
@@ -30,7 +30,8 @@ function filesUnder(directory: string): string[] {
 }
 
 async function storedPrivateKeys(dataDir: string): Promise<Buffer[]> {
-  const db = await openPgliteDatabase(join(dataDir, 'pgdata'));
+  const store = await openStore({ databaseUrl: undefined, dataDir, embedded: 'postgres', warn: () => {} });
+  const db = store.db;
   try {
     const vault = new KeyVault(loadMasterKey(undefined, dataDir).key);
     const rows = await db.query<{
@@ -46,7 +47,7 @@ async function storedPrivateKeys(dataDir: string): Promise<Buffer[]> {
       ),
     );
   } finally {
-    await db.close();
+    await store.close();
   }
 }
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { lstatSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -51,8 +51,10 @@ it('keeps every file of the data dir private (0600, directories 0700), the store
     }
   };
   expect((lstatSync(service.dataDir).mode & 0o777).toString(8)).toBe('700');
+  // The embedded store is the PostgreSQL server (not the PGlite fallback), its cluster inside.
+  expect(existsSync(join(service.dataDir, 'postgres', 'cluster', 'PG_VERSION'))).toBe(true);
   walk(service.dataDir);
-  expect(files).toBeGreaterThan(100); // pgdata is in there
+  expect(files).toBeGreaterThan(100); // the store’s cluster is in there
   expect(open.slice(0, 10)).toEqual([]);
 });
 

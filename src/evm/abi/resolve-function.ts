@@ -32,6 +32,23 @@ function unknownMethod(abi: Abi, method: string): ChaingateError {
  * An overloaded bare name is settled by the number of params the caller sent.
  */
 export function resolveFunction(abi: Abi, method: string, paramCount: number): AbiFunction {
+  // ABIs are cached objects, so the answer for (method, count) is kept with them.
+  let resolved = resolvedByAbi.get(abi);
+  if (!resolved) {
+    resolved = new Map();
+    resolvedByAbi.set(abi, resolved);
+  }
+  const key = `${paramCount}:${method}`;
+  const known = resolved.get(key);
+  if (known) return known;
+  const fn = findFunction(abi, method, paramCount);
+  if (resolved.size < 1000) resolved.set(key, fn);
+  return fn;
+}
+
+const resolvedByAbi = new WeakMap<Abi, Map<string, AbiFunction>>();
+
+function findFunction(abi: Abi, method: string, paramCount: number): AbiFunction {
   const functions = functionsOf(abi);
   if (method.includes('(')) {
     const wanted = normaliseSignature(method);

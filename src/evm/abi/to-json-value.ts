@@ -1,4 +1,5 @@
-import { type AbiFunction, bytesToHex, decodeFunctionResult, type Hex } from 'viem';
+import { type AbiFunction, bytesToHex, type Hex } from 'viem';
+import { decodeFunctionOutputs } from './function-call.ts';
 import type { JsonValue } from './json-value.ts';
 
 const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
@@ -31,10 +32,6 @@ export function toJsonValue(value: unknown): JsonValue {
  * a single value from a list of values. Structs with named components become objects.
  */
 export function decodeViewResult(fn: AbiFunction, data: Hex): JsonValue[] {
-  const outputs = fn.outputs;
-  if (outputs.length === 0) return [];
-  const decoded: unknown = decodeFunctionResult({ abi: [fn], functionName: fn.name, data } as never);
-  // viem unwraps a single output but returns an array for several.
-  if (outputs.length === 1) return [toJsonValue(decoded)];
-  return (decoded as readonly unknown[]).map(toJsonValue);
+  if (fn.outputs.length === 0) return [];
+  return decodeFunctionOutputs(fn, data).map(toJsonValue);
 }

@@ -1,16 +1,9 @@
-import {
-  type Abi,
-  type AbiFunction,
-  type Address,
-  encodeDeployData,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-} from 'viem';
+import { type Abi, type AbiFunction, type Address, encodeDeployData, getAddress, type Hex } from 'viem';
 import type { Application } from '../../applications/applications.service.ts';
 import { ChaingateError, quote } from '../../platform/errors/chaingate-error.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { coerceParams } from '../abi/coerce-params.ts';
+import { encodeFunctionCall } from '../abi/function-call.ts';
 import { resolveConstructor, resolveFunction } from '../abi/resolve-function.ts';
 import { resolveContractAbi, resolveSpec } from '../contracts/contract-abi.ts';
 import { type ContractPresence, ensureContract } from '../contracts/contract-code.ts';
@@ -18,14 +11,22 @@ import type { ContractSpecRow } from '../specs/contract-specs.repository.ts';
 import type { EvmContext } from './evm-context.ts';
 import { networkFor } from './resolve-network.ts';
 
+const MAX_CHECKSUMS = 10_000;
+// Checksumming is a keccak; the same few addresses (contracts, senders) come in on every request.
+const checksums = new Map<string, Address>();
+
 /** An address as given by a client, checksummed; a wrong checksum is a 400 naming the field. */
 export function checksumAddress(value: string, field: string): Address {
+  const known = checksums.get(value);
+  if (known) return known;
   try {
     const checksummed = getAddress(value.toLowerCase());
     // viem's getAddress does not verify a checksum: mixed case is an EIP-55 claim, checked here.
     const body = value.slice(2);
     const uniformCase = body === body.toLowerCase() || body === body.toUpperCase();
     if (!uniformCase && value !== checksummed) throw new Error('wrong checksum');
+    if (checksums.size >= MAX_CHECKSUMS) checksums.clear();
+    checksums.set(value, checksummed);
     return checksummed;
   } catch {
     throw new ChaingateError(
@@ -72,7 +73,7 @@ export async function encodeContractCall(
   );
   const fn = resolveFunction(abi, request.method, request.params.length);
   const args = coerceParams(fn.inputs, request.params, 'params', fn.name);
-  const data = encodeFunctionData({ abi: [fn], functionName: fn.name, args } as never);
+  const data = encodeFunctionCall(fn, args as readonly unknown[]);
   const presence = await ensureContract(db, network, contractAddress);
   return { network, contractAddress, spec, abi, fn, data, presence };
 }

@@ -7,6 +7,8 @@ export type Config = {
   port: number;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Without DATABASE_URL: a PostgreSQL server run from the data dir, or PGlite in-process. */
+  embeddedStore: 'postgres' | 'pglite';
   masterKey: string | undefined;
   adminToken: string | undefined;
   smtpUrl: string | undefined;
@@ -92,6 +94,12 @@ function parseIpfs(env: Env, file: ConfigFile): IpfsConfig {
   return { backend, kuboApiUrl, maxUploadBytes, gatewayBaseUrl };
 }
 
+function parseEmbeddedStore(value: string | undefined): 'postgres' | 'pglite' {
+  if (value === undefined || value === '' || value === 'postgres') return 'postgres';
+  if (value === 'pglite') return 'pglite';
+  throw new ConfigError(`CHAINGATE_EMBEDDED_STORE must be postgres or pglite, got '${value}'`);
+}
+
 /** Builds the configuration from the environment (see the README's table) and the optional config file. */
 export function loadConfig(env: Env = process.env): Config {
   const file: ConfigFile = env.CHAINGATE_CONFIG ? readConfigFile(env.CHAINGATE_CONFIG) : {};
@@ -104,6 +112,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: parsePort(env.PORT, 'PORT', 8080),
     dataDir: resolve(env.CHAINGATE_DATA_DIR || './data'),
     databaseUrl,
+    embeddedStore: parseEmbeddedStore(env.CHAINGATE_EMBEDDED_STORE),
     masterKey: env.CHAINGATE_MASTER_KEY || undefined,
     adminToken: env.CHAINGATE_ADMIN_TOKEN || undefined,
     smtpUrl: env.CHAINGATE_SMTP_URL || file.smtp?.url || undefined,

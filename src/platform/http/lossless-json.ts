@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 /**
  * JSON for request bodies, parsed so that no number changes on the way in. `JSON.parse` rounds an
  * integer beyond 2^53 (`1234567890123456789` becomes …768) and reads `1e18` as an integer, so a
@@ -192,16 +190,49 @@ export function parseLosslessJson(text: string): unknown {
   return parseSlow(text);
 }
 
-// Unguessable, so no string a contract returns can be mistaken for a marked bigint.
-const bigintMarker = `bigint-${randomUUID()}:`;
-const bigintPattern = new RegExp(`"${bigintMarker}(-?\\d+)"`, 'g');
-
 /**
  * JSON text of a value whose integers may be bigints: each is written as a number literal with all
- * its digits (the "Numbers" rule), which `JSON.stringify` refuses to do.
+ * its digits (the "Numbers" rule), which `JSON.stringify` refuses to do. Otherwise as JSON.stringify:
+ * `toJSON` is honoured, `undefined` and functions are left out of objects and are `null` in arrays.
  */
 export function stringifyLosslessJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item) =>
-    typeof item === 'bigint' ? `${bigintMarker}${item}` : item,
-  ).replace(bigintPattern, '$1');
+  switch (typeof value) {
+    case 'bigint':
+      return value.toString();
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (value === null) return 'null';
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+        return stringifyLosslessJson((value as { toJSON(): unknown }).toJSON());
+      }
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) out += ',';
+          const item = value[i];
+          out +=
+            item === undefined || typeof item === 'function' || typeof item === 'symbol'
+              ? 'null'
+              : stringifyLosslessJson(item);
+        }
+        return `${out}]`;
+      }
+      let out = '{';
+      let first = true;
+      for (const key of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[key];
+        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+        out += `${first ? '' : ','}${JSON.stringify(key)}:${stringifyLosslessJson(item)}`;
+        first = false;
+      }
+      return `${out}}`;
+    }
+    default:
+      return 'null';
+  }
 }

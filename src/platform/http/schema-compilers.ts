@@ -65,6 +65,30 @@ export function compileInputValidators(schema: object): { strict: ValidateFuncti
   return { strict: bodyAjv.compile(schema), text: textValidator(schema) };
 }
 
+/** Whether a response schema has a part of no declared type (`{}`, Type.Unknown). */
+function hasFreeFormPart(schema: unknown, depth = 0): boolean {
+  if (!schema || typeof schema !== 'object' || depth > 64) return false;
+  const node = schema as Record<string, unknown>;
+  const composed = ['anyOf', 'oneOf', 'allOf'].some((key) => Array.isArray(node[key]));
+  if (!('type' in node) && !composed && !('$ref' in node) && !('enum' in node) && !('const' in node))
+    return true;
+  for (const key of ['items', 'additionalProperties']) {
+    if (node[key] && typeof node[key] === 'object' && hasFreeFormPart(node[key], depth + 1)) return true;
+  }
+  for (const key of ['properties', 'patternProperties']) {
+    const children = node[key];
+    if (children && typeof children === 'object') {
+      for (const child of Object.values(children)) if (hasFreeFormPart(child, depth + 1)) return true;
+    }
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf']) {
+    const branches = node[key];
+    if (Array.isArray(branches))
+      for (const branch of branches) if (hasFreeFormPart(branch, depth + 1)) return true;
+  }
+  return false;
+}
+
 function isBigIntFailure(error: unknown): boolean {
   return error instanceof TypeError && /BigInt/i.test(error.message);
 }
@@ -79,6 +103,9 @@ export function registerSchemaCompilers(app: FastifyInstance): void {
     httpPart === 'body' ? bodyAjv.compile(schema as object) : textValidator(schema as object),
   );
   app.setSerializerCompiler(({ schema }) => {
+    // A free-form part (a view's values, decoded inputs) may hold bigints, which the generated
+    // serializer hands to JSON.stringify: such answers are written losslessly from the start.
+    if (hasFreeFormPart(schema)) return stringifyLosslessJson;
     const serialize = fastJson(schema as FastifySchema as Parameters<typeof fastJson>[0]);
     return (data: unknown) => {
       try {
