@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { processAlive, processNamed, waitForExit } from '../child-processes.ts';
 
 export class EmbeddedPostgresError extends Error {
   override name = 'EmbeddedPostgresError';
@@ -42,26 +43,13 @@ function command(binary: string, args: string[]): [string, string[]] {
   return ['unshare', ['--user', '--map-user=65534', '--map-group=65534', binary, ...args]];
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** A server left running by a process that died (kill -9 of the server alone) is shut down first. */
 async function stopOrphan(cluster: string): Promise<void> {
   const pidFile = join(cluster, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
   if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return;
-  let commandLine = '';
-  try {
-    commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {}
-  if (!commandLine.includes('postgres')) return;
+  if (!processNamed(pid, 'postgres')) return;
   process.kill(pid, 'SIGINT');
   for (let waited = 0; waited < 15_000 && processAlive(pid); waited += 50) await sleep(50);
   if (processAlive(pid)) process.kill(pid, 'SIGKILL');
@@ -76,20 +64,6 @@ function socketDirectory(directory: string): string {
     return inside;
   }
   return mkdtempSync(join(tmpdir(), 'chaingate-pg-'));
-}
-
-function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve();
-    }, timeoutMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }
 
 /**

@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { processAlive, processNamed, waitForExit } from '../child-processes.ts';
 import { DEVNET_CHAIN_ID } from '../config/known-chains.ts';
 import { findFreePort, isPortFree } from '../net/free-port.ts';
 import { DevnetError, locateAnvilBinary } from './anvil-binary.ts';
@@ -48,23 +49,6 @@ async function rpcAnswers(url: string): Promise<boolean> {
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isAnvilProcess(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('anvil');
-  } catch {
-    return false;
-  }
-}
-
 /**
  * An anvil left running by a server that died without stopping it (kill -9 of the server alone) still
  * holds the chain: save its state through its RPC, then stop it, so the new anvil starts from there.
@@ -79,7 +63,7 @@ async function stopOrphan(pidFile: string, stateDir: string): Promise<void> {
     orphan = { pid: 0 };
   }
   const { pid, port } = orphan;
-  if (Number.isInteger(pid) && pid > 0 && processAlive(pid) && isAnvilProcess(pid)) {
+  if (Number.isInteger(pid) && pid > 0 && processAlive(pid) && processNamed(pid, 'anvil')) {
     if (port)
       await new DevnetSnapshots({ rpcUrl: `http://127.0.0.1:${port}`, stateDir }).dumpNow().catch(() => {});
     process.kill(pid, 'SIGTERM');
@@ -87,20 +71,6 @@ async function stopOrphan(pidFile: string, stateDir: string): Promise<void> {
     if (processAlive(pid)) process.kill(pid, 'SIGKILL');
   }
   rmSync(pidFile, { force: true });
-}
-
-function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve();
-    }, timeoutMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }
 
 /** Starts the devnet (chain id 31337) and resolves once its RPC answers. */
