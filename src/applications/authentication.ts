@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Queryable } from '../platform/db/database.ts';
 import { ChaingateError } from '../platform/errors/chaingate-error.ts';
@@ -20,7 +21,13 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-type CacheEntry = { hash: Uint8Array; application: Application; expiresAt: number };
+type CacheEntry = {
+  hash: Uint8Array;
+  application: Application;
+  expiresAt: number;
+  /** The key last verified against `hash`, for a constant-time comparison instead of a hash next time. */
+  verified?: Buffer;
+};
 
 /**
  * Checks `Authorization: Bearer <apiKey>` and `x-application-svc` (or its synonym `x-application-vkn`).
@@ -45,9 +52,18 @@ export class ApplicationAuthenticator {
       headerValue(headers['x-application-svc']) ?? headerValue(headers['x-application-vkn']);
     const entry =
       applicationId && UUID.test(applicationId) ? await this.#lookup(applicationId.toLowerCase()) : undefined;
+    if (token && entry?.verified) {
+      // The key seen a moment ago (kept only as long as the cached row, ttlMs): compared in
+      // constant time without hashing it again, the hot path of every request.
+      const presented = Buffer.from(token);
+      if (presented.length === entry.verified.length && timingSafeEqual(presented, entry.verified)) {
+        return entry.application;
+      }
+    }
     const matches = tokenMatchesHash(token ?? '', entry?.hash ?? UNKNOWN_APPLICATION_HASH);
     if (!token || !entry || !matches)
       throw new ChaingateError('CG_ERR_UNAUTHORIZED', 'missing or invalid credentials');
+    entry.verified = Buffer.from(token);
     return entry.application;
   }
 

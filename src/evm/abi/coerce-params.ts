@@ -1,6 +1,7 @@
 import { type AbiParameter, type Address, getAddress } from 'viem';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import { canonicalType } from './canonical-type.ts';
+import { checksummed } from './checksum.ts';
 
 const code = 'CG_ERR_INVALID_PARAM';
 
@@ -29,14 +30,12 @@ function coerceAddress(path: string, param: AbiParameter, value: unknown): Addre
   if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) {
     throw invalid(path, param, 'an address as 0x followed by 40 hex digits', value);
   }
-  const body = value.slice(2);
-  const checksummed = getAddress(value.toLowerCase());
   // Mixed case is an EIP-55 checksum claim; a wrong one usually means a mistyped address.
-  const uniformCase = body === body.toLowerCase() || body === body.toUpperCase();
-  if (!uniformCase && value !== checksummed) {
-    throw invalid(path, param, `a correctly checksummed address (${checksummed})`, value);
+  const address = checksummed(value);
+  if (!address) {
+    throw invalid(path, param, `a correctly checksummed address (${getAddress(value.toLowerCase())})`, value);
   }
-  return checksummed;
+  return address;
 }
 
 function parseInteger(value: unknown, signed: boolean): bigint | undefined {

@@ -1,7 +1,8 @@
-import { type Abi, type AbiFunction, type Address, encodeDeployData, getAddress, type Hex } from 'viem';
+import { type Abi, type AbiFunction, type Address, encodeDeployData, type Hex } from 'viem';
 import type { Application } from '../../applications/applications.service.ts';
 import { ChaingateError, quote } from '../../platform/errors/chaingate-error.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
+import { checksummed } from '../abi/checksum.ts';
 import { coerceParams } from '../abi/coerce-params.ts';
 import { encodeFunctionCall } from '../abi/function-call.ts';
 import { resolveConstructor, resolveFunction } from '../abi/resolve-function.ts';
@@ -11,30 +12,15 @@ import type { ContractSpecRow } from '../specs/contract-specs.repository.ts';
 import type { EvmContext } from './evm-context.ts';
 import { networkFor } from './resolve-network.ts';
 
-const MAX_CHECKSUMS = 10_000;
-// Checksumming is a keccak; the same few addresses (contracts, senders) come in on every request.
-const checksums = new Map<string, Address>();
-
 /** An address as given by a client, checksummed; a wrong checksum is a 400 naming the field. */
 export function checksumAddress(value: string, field: string): Address {
-  const known = checksums.get(value);
-  if (known) return known;
-  try {
-    const checksummed = getAddress(value.toLowerCase());
-    // viem's getAddress does not verify a checksum: mixed case is an EIP-55 claim, checked here.
-    const body = value.slice(2);
-    const uniformCase = body === body.toLowerCase() || body === body.toUpperCase();
-    if (!uniformCase && value !== checksummed) throw new Error('wrong checksum');
-    if (checksums.size >= MAX_CHECKSUMS) checksums.clear();
-    checksums.set(value, checksummed);
-    return checksummed;
-  } catch {
-    throw new ChaingateError(
-      'CG_ERR_VALIDATION',
-      `${field}: '${quote(value)}' has an invalid checksum (send it checksummed or all lower-case)`,
-      { context: { field } },
-    );
-  }
+  const address = /^0x[0-9a-fA-F]{40}$/.test(value) ? checksummed(value) : undefined;
+  if (address) return address;
+  throw new ChaingateError(
+    'CG_ERR_VALIDATION',
+    `${field}: '${quote(value)}' has an invalid checksum (send it checksummed or all lower-case)`,
+    { context: { field } },
+  );
 }
 
 export type ContractCallRequest = {
