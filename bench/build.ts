@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../src/platform/repo-root.ts';
 import { type ServerProcess, spawnServerProcess } from '../test/support/server-process.ts';
@@ -37,9 +37,22 @@ export async function buildServer(cleanup: Cleanup): Promise<string> {
   return join(outDir, 'src', 'main.js');
 }
 
-/** Runs the compiled entry point as `npm start` does (`node dist/src/main.js`), same env defaults as the tests. */
+/**
+ * The node flags of `npm start` (`node <flags> dist/src/main.js` in package.json), so the bench runs the
+ * server exactly as a user does, V8 heap settings included.
+ */
+export function startScriptNodeFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = manifest.scripts.start.split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`npm start does not run node: ${manifest.scripts.start}`);
+  return words.slice(1).filter((word) => word.startsWith('--'));
+}
+
+/** Runs the compiled entry point as `npm start` does (same node flags), same env defaults as the tests. */
 export function spawnCompiledServer(entry: string, env: Record<string, string>): ServerProcess {
   // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server during a run.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  return spawnServerProcess([...nodeArgs, entry], env);
+  return spawnServerProcess([...startScriptNodeFlags(), ...nodeArgs, entry], env);
 }

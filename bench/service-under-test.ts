@@ -9,7 +9,7 @@ import { findFreePort } from '../src/platform/net/free-port.ts';
 import { DEVNET_RPC_BATCH_SIZE } from '../src/platform/networks/evm-networks.ts';
 import { createDatabase, startPostgresServer } from '../test/support/postgres-server.ts';
 import { spawnServer, waitForHealthy } from '../test/support/server-process.ts';
-import { buildServer, spawnCompiledServer } from './build.ts';
+import { buildServer, spawnCompiledServer, startScriptNodeFlags } from './build.ts';
 import type { Cleanup } from './cleanup.ts';
 import { alive, childPids, commandLine, storePids } from './processes.ts';
 
@@ -124,7 +124,9 @@ export async function startServiceUnderTest(
         : options.store === 'pglite'
           ? 'PGlite (CHAINGATE_EMBEDDED_STORE=pglite)'
           : 'the embedded default (a PostgreSQL server run from the data dir)',
-    entry: compiledEntry ? 'compiled build (node …/src/main.js, as npm start)' : 'src/main.ts through tsx',
+    entry: compiledEntry
+      ? `compiled build (node ${startScriptNodeFlags().join(' ')} …/src/main.js, as npm start)`
+      : 'src/main.ts through tsx',
     output: () => server.output(),
   };
 }

@@ -13,6 +13,7 @@ import {
 } from './platform/http/error-handler.ts';
 import { openApiPlugin } from './platform/http/openapi.ts';
 import { JSON_BODY_LIMIT, registerRequestInput } from './platform/http/request-input.ts';
+import { lazyRequestLogger } from './platform/http/request-logger.ts';
 import { registerSchemaCompilers } from './platform/http/schema-compilers.ts';
 import { metricsPlugin } from './platform/observability/metrics.ts';
 import type { Platform } from './platform/platform.ts';
@@ -38,6 +39,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreDuplicateSlashes: true, caseSensitive: false },
     // Per-request info logs cost more than the view-call hot path itself; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: JSON_BODY_LIMIT,
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,

@@ -24,8 +24,20 @@ export function requireApplicationAuth(scope: FastifyInstance): void {
       security: route.schema?.security ?? [{ apiKey: [], applicationId: [] }],
     };
   });
-  scope.addHook('onRequest', async (request) => {
-    request.application = await scope.applicationAuthenticator.authenticate(request.headers);
+  // A callback hook: a known key is answered from the cache with no promise; anything else waits for
+  // the full check (store lookup, hash comparison).
+  scope.addHook('onRequest', (request, _reply, done) => {
+    const authenticator = scope.applicationAuthenticator;
+    const known = authenticator.cachedApplication(request.headers);
+    if (known) {
+      request.application = known;
+      done();
+      return;
+    }
+    authenticator.authenticate(request.headers).then((application) => {
+      request.application = application;
+      done();
+    }, done);
   });
 }
 

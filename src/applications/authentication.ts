@@ -21,6 +21,16 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+function applicationIdOf(headers: IncomingHttpHeaders): string | undefined {
+  return headerValue(headers['x-application-svc']) ?? headerValue(headers['x-application-vkn']);
+}
+
+/** A presented key against the one verified before, in constant time. */
+function sameKey(token: string, verified: Buffer): boolean {
+  const presented = Buffer.from(token);
+  return presented.length === verified.length && timingSafeEqual(presented, verified);
+}
+
 type CacheEntry = {
   hash: Uint8Array;
   application: Application;
@@ -46,20 +56,27 @@ export class ApplicationAuthenticator {
     this.#cache.delete(applicationId);
   }
 
+  /**
+   * The application when its row is cached and these credentials are the key verified a moment ago,
+   * else undefined (then `authenticate` decides): the hot path of every request, with no promise.
+   */
+  cachedApplication(headers: IncomingHttpHeaders): Application | undefined {
+    const applicationId = applicationIdOf(headers);
+    if (!applicationId || !UUID.test(applicationId)) return undefined;
+    const entry = this.#cache.get(applicationId.toLowerCase());
+    if (!entry?.verified || entry.expiresAt <= Date.now()) return undefined;
+    const token = bearerToken(headers);
+    return token && sameKey(token, entry.verified) ? entry.application : undefined;
+  }
+
   async authenticate(headers: IncomingHttpHeaders): Promise<Application> {
     const token = bearerToken(headers);
-    const applicationId =
-      headerValue(headers['x-application-svc']) ?? headerValue(headers['x-application-vkn']);
+    const applicationId = applicationIdOf(headers);
     const entry =
       applicationId && UUID.test(applicationId) ? await this.#lookup(applicationId.toLowerCase()) : undefined;
-    if (token && entry?.verified) {
-      // The key seen a moment ago (kept only as long as the cached row, ttlMs): compared in
-      // constant time without hashing it again, the hot path of every request.
-      const presented = Buffer.from(token);
-      if (presented.length === entry.verified.length && timingSafeEqual(presented, entry.verified)) {
-        return entry.application;
-      }
-    }
+    // The key seen a moment ago (kept only as long as the cached row, ttlMs): compared in constant
+    // time without hashing it again.
+    if (token && entry?.verified && sameKey(token, entry.verified)) return entry.application;
     const matches = tokenMatchesHash(token ?? '', entry?.hash ?? UNKNOWN_APPLICATION_HASH);
     if (!token || !entry || !matches)
       throw new ChaingateError('CG_ERR_UNAUTHORIZED', 'missing or invalid credentials');

@@ -1,9 +1,4 @@
-import {
-  type ImportCandidate,
-  type ImporterOptions,
-  importer,
-  type WritableStorage,
-} from 'ipfs-unixfs-importer';
+import type { ImportCandidate, ImporterOptions, WritableStorage } from 'ipfs-unixfs-importer';
 import type { CID } from 'multiformats/cid';
 
 /**
@@ -20,6 +15,11 @@ export const kuboAddOptions: ImporterOptions = {
 
 export type ImportedDag = { cid: CID; bytes: number };
 
+/** The importer, loaded with the first upload: a service that stores no files does not carry it. */
+async function loadImporter() {
+  return (await import('ipfs-unixfs-importer')).importer;
+}
+
 /** Imports one file's bytes; answers the root CID and the number of content bytes. */
 export async function importFileContent(
   content: AsyncIterable<Uint8Array>,
@@ -32,6 +32,7 @@ export async function importFileContent(
       yield chunk;
     }
   }
+  const importer = await loadImporter();
   let root: CID | undefined;
   for await (const entry of importer([{ content: counted() }], store, kuboAddOptions)) root = entry.cid;
   if (!root) throw new Error('the importer yielded no root');
@@ -70,6 +71,7 @@ export async function importDirectoryEntries(
       };
     }
   }
+  const importer = await loadImporter();
   let root: CID | undefined;
   for await (const entry of importer(candidates(), store, { ...kuboAddOptions, wrapWithDirectory: true })) {
     if (entry.path === '' || entry.path === undefined) root = entry.cid;

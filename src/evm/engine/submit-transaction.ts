@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Address, getContractAddress, type Hex, keccak256 } from 'viem';
+import { type Address, getContractAddress, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
+import { signEip1559 } from '../../platform/custody/evm-account.ts';
 import type { Database, Queryable } from '../../platform/db/database.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
@@ -118,10 +119,9 @@ async function storeSigned(
 }
 
 async function sign(parameters: SubmitTransactionParameters, nonce: bigint): Promise<SignedFields> {
-  const rawTx = await parameters.account.signTransaction({
+  const { rawTx, txHash } = await signEip1559(parameters.account, {
     chainId: parameters.network.chainId,
-    type: 'eip1559',
-    nonce: Number(nonce),
+    nonce,
     to: parameters.to ?? null,
     value: parameters.value,
     data: parameters.data,
@@ -134,7 +134,7 @@ async function sign(parameters: SubmitTransactionParameters, nonce: bigint): Pro
     gasLimit: parameters.gasLimit,
     maxFeePerGas: parameters.fees.maxFeePerGas,
     maxPriorityFeePerGas: parameters.fees.maxPriorityFeePerGas,
-    txHash: keccak256(rawTx),
+    txHash,
     rawTx,
   };
 }

@@ -1,4 +1,5 @@
-import { type Address, type Hex, keccak256 } from 'viem';
+import type { Address } from 'viem';
+import { signEip1559 } from '../../platform/custody/evm-account.ts';
 import { EvmSigners } from '../../platform/custody/evm-signers.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import type { Platform } from '../../platform/platform.ts';
@@ -235,23 +236,16 @@ export class TxEngine {
       fees.maxFeePerGas = network.maxFeePerGasWei;
       if (fees.maxPriorityFeePerGas > fees.maxFeePerGas) fees.maxPriorityFeePerGas = fees.maxFeePerGas;
     }
-    const rawTx = await owner.account.signTransaction({
+    const { rawTx, txHash } = await signEip1559(owner.account, {
       chainId: network.chainId,
-      type: 'eip1559',
-      nonce: Number(row.nonce),
+      nonce: BigInt(row.nonce),
       to: (row.to_address as Address | null) ?? null,
       value: BigInt(row.value),
       data: row.input,
       gas: BigInt(row.gas_limit ?? 0),
       ...fees,
     });
-    const signed = {
-      nonce: BigInt(row.nonce),
-      gasLimit: BigInt(row.gas_limit ?? 0),
-      ...fees,
-      rawTx,
-      txHash: keccak256(rawTx) as Hex,
-    };
+    const signed = { nonce: BigInt(row.nonce), gasLimit: BigInt(row.gas_limit ?? 0), ...fees, rawTx, txHash };
     await this.platform.db.transaction((tx) => replaceCurrentAttempt(tx, row.id, signed));
     this.platform.logger.info(
       { chainId: network.chainId, id: row.id, txHash: signed.txHash },

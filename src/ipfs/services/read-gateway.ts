@@ -1,4 +1,4 @@
-import { exporter, type UnixFSEntry } from 'ipfs-unixfs-exporter';
+import type { UnixFSEntry } from 'ipfs-unixfs-exporter';
 import type { CID } from 'multiformats/cid';
 import { ChaingateError, quote } from '../../platform/errors/chaingate-error.ts';
 import { BlockNotFoundError } from '../block-store.ts';
@@ -39,6 +39,8 @@ function isAbsent(error: unknown): boolean {
 async function resolve(context: IpfsContext, root: CID, path: string[]): Promise<UnixFSEntry> {
   const address = [root.toString(), ...path].join('/');
   try {
+    // Loaded with the first gateway read: a service that serves no files does not carry it.
+    const { exporter } = await import('ipfs-unixfs-exporter');
     return await exporter(address, context.backend.blocks);
   } catch (error) {
     if (isAbsent(error)) throw notFound(path.length ? `${quote(path.join('/'))} in ${root}` : String(root));

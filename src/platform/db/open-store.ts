@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from './database.ts';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
-import { openPgliteDatabase } from './pglite-database.ts';
 import { openPostgresDatabase } from './postgres-database.ts';
 
 export type EmbeddedStoreKind = 'postgres' | 'pglite';
@@ -49,6 +48,8 @@ export async function openStore(options: {
       );
     }
   }
+  // PGlite (its WebAssembly PostgreSQL) is loaded only when it is the store.
+  const { openPgliteDatabase } = await import('./pglite-database.ts');
   const db = await openPgliteDatabase(pglitePath);
   return { db, description: 'PGlite', close: () => db.close() };
 }

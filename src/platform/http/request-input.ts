@@ -109,6 +109,28 @@ function checkCharacters(
   }
 }
 
+/** A NUL or any UTF-16 surrogate: text without one is clean, and almost every request is. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what is looked for.
+const SUSPECT_CHARACTER = /[\u0000\ud800-\udfff]/;
+
+/**
+ * Whether anything in `value` may hold a character `checkCharacters` refuses: one allocation-free
+ * pass over every request, and the path-tracking check only for the rare one that has one.
+ */
+function maySuspectCharacters(value: unknown): boolean {
+  if (typeof value === 'string') return SUSPECT_CHARACTER.test(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (maySuspectCharacters(value[i])) return true;
+    return false;
+  }
+  if (isPlainObject(value)) {
+    for (const key in value) {
+      if (SUSPECT_CHARACTER.test(key) || maySuspectCharacters(value[key])) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * The drop-in rules for one request's input object, applied before validation (service contract,
  * "Bodies"): an optional field that is `null` is absent; `gasLimit`, `gas`, `gasPrice`,
@@ -118,14 +140,15 @@ function checkCharacters(
 export function normalizeInput(input: unknown, where: 'body' | 'querystring'): void {
   if (!isPlainObject(input)) return;
   const record = input as Record<string, unknown>;
-  for (const [key, value] of Object.entries(record)) {
+  for (const key in record) {
+    const value = record[key];
     if (value === null) {
       if (key === 'params') record[key] = [];
       else delete record[key];
     } else if (zeroMeansAbsent.has(key) && (value === 0 || value === '0')) delete record[key];
     else if (emptyMeansAbsent.has(key) && value === '') delete record[key];
   }
-  checkCharacters(record, where, [], false);
+  if (maySuspectCharacters(record)) checkCharacters(record, where, [], false);
 }
 
 /** Body parsing and input normalisation for every route of the app. */
@@ -138,8 +161,15 @@ export function registerRequestInput(app: FastifyInstance): void {
       done(error as Error, undefined);
     }
   });
-  app.addHook('preValidation', async (request: FastifyRequest) => {
-    normalizeInput(request.query, 'querystring');
-    if (request.body !== undefined) normalizeInput(request.body, 'body');
+  // A callback hook, not an async one: no promise and no extra microtask turn on every request.
+  app.addHook('preValidation', (request: FastifyRequest, _reply, done) => {
+    try {
+      normalizeInput(request.query, 'querystring');
+      if (request.body !== undefined) normalizeInput(request.body, 'body');
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** One e-mail: always a plain-text and an HTML part. */
 export type MailMessage = { to: string; subject: string; text: string; html: string };
@@ -40,24 +40,35 @@ function withoutPassword(url: string): string {
  * the data dir (the embedded default), so a developer can open the message in a mail client.
  */
 export function createMailer(options: MailerOptions): Mailer {
+  // nodemailer is loaded with the first message: a service that never mails does not carry it.
+  let transport: Promise<Transporter> | undefined;
+  const transporter = () => {
+    transport ??= import('nodemailer').then(({ createTransport }) =>
+      options.smtpUrl
+        ? createTransport(options.smtpUrl, { from: options.from })
+        : createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    );
+    return transport;
+  };
+  const close = () => {
+    transport?.then((opened) => opened.close()).catch(() => {});
+  };
   if (options.smtpUrl) {
-    const transport = createTransport(options.smtpUrl, { from: options.from });
     const server = withoutPassword(options.smtpUrl);
     return {
       async send(message) {
         try {
-          await transport.sendMail(message);
+          await (await transporter()).sendMail(message);
         } catch (cause) {
           throw new MailError(`the mail server ${server} refused the message`, { cause });
         }
       },
-      close: () => transport.close(),
+      close,
     };
   }
-  const transport = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(message) {
-      const info = await transport.sendMail({ from: options.from, ...message });
+      const info = await (await transporter()).sendMail({ from: options.from, ...message });
       mkdirSync(options.outboxDir, { recursive: true });
       const path = join(
         options.outboxDir,
@@ -69,6 +80,6 @@ export function createMailer(options: MailerOptions): Mailer {
         'no SMTP server configured (CHAINGATE_SMTP_URL): mail written to the outbox',
       );
     },
-    close: () => transport.close(),
+    close,
   };
 }
