@@ -1,9 +1,15 @@
 import { type Hex, hexToBigInt, numberToHex } from 'viem';
 import type { Database } from '../../platform/db/database.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
-import { findTransactionsByIds, type MinedRecord, recordMinedBatch } from './mined-records.repository.ts';
+import {
+  findMinedCandidates,
+  findTransactionsByIds,
+  type MinedCandidate,
+  type MinedRecord,
+  recordMinedBatch,
+} from './mined-records.repository.ts';
 import type { TransactionRow } from './transaction-record.ts';
-import { findAttemptsByHashes, listAttemptHashes, reopenRecord } from './transactions.repository.ts';
+import { listAttemptHashes, reopenRecord } from './transactions.repository.ts';
 
 type RpcReceipt = {
   transactionHash: Hex;
@@ -62,17 +68,17 @@ export class ConfirmationTracker {
 
   async #applyReceipts(receipts: RpcReceipt[], head: bigint): Promise<void> {
     if (receipts.length === 0) return;
-    const matches = await findAttemptsByHashes(
+    const candidates = await findMinedCandidates(
       this.db,
       receipts.map((r) => r.transactionHash),
     );
     const byHash = new Map(receipts.map((r) => [r.transactionHash.toLowerCase(), r]));
-    const found: Array<{ transactionId: string; receipt: RpcReceipt }> = [];
-    for (const match of matches) {
-      const receipt = byHash.get(match.tx_hash.toLowerCase());
-      if (receipt) found.push({ transactionId: match.transaction_id, receipt });
+    const found: Array<{ row: MinedCandidate; receipt: RpcReceipt }> = [];
+    for (const row of candidates) {
+      const receipt = byHash.get(row.attempt_hash.toLowerCase());
+      if (receipt) found.push({ row, receipt });
     }
-    await this.applyReceipts(found, head);
+    await this.#record(found, head);
   }
 
   /** Checks an open record's every attempt for a receipt (after a restart, or when block scans lag). */
@@ -83,19 +89,18 @@ export class ConfirmationTracker {
         params: [hash],
       })) as RpcReceipt | null;
       if (receipt) {
-        await this.applyReceipts([{ transactionId: row.id, receipt }], head);
+        await this.#applyFound([{ transactionId: row.id, receipt }], head);
         return true;
       }
     }
     return false;
   }
 
-  /** Stores what the receipts say, a block's worth in one database transaction. */
-  async applyReceipts(
+  /** Stores what receipts found for records checked on their own say, read from their current rows. */
+  async #applyFound(
     items: Array<{ transactionId: string; receipt: RpcReceipt }>,
     head: bigint,
   ): Promise<void> {
-    if (items.length === 0) return;
     const rows = new Map(
       (
         await findTransactionsByIds(
@@ -104,17 +109,26 @@ export class ConfirmationTracker {
         )
       ).map((row) => [row.id, row]),
     );
-    const records: MinedRecord[] = [];
+    const found: Array<{ row: MinedCandidate; receipt: RpcReceipt }> = [];
     for (const { transactionId, receipt } of items) {
       const row = rows.get(transactionId);
-      if (!row) continue;
+      if (row) found.push({ row: { ...row, attempt_hash: receipt.transactionHash }, receipt });
+    }
+    await this.#record(found, head);
+  }
+
+  /** Stores what the receipts say, a block's worth in one database transaction. */
+  async #record(items: Array<{ row: MinedCandidate; receipt: RpcReceipt }>, head: bigint): Promise<void> {
+    const records: MinedRecord[] = [];
+    const reverted: Array<{ record: MinedRecord; blockNumber: bigint }> = [];
+    for (const { row, receipt } of items) {
       const blockNumber = hexToBigInt(receipt.blockNumber);
       const depth = head - blockNumber + 1n;
-      const reverted = receipt.status === '0x0';
+      const failed = receipt.status === '0x0';
       const deep = depth >= BigInt(this.network.confirmations) || this.network.confirmations === 0;
-      const state = !deep ? 'processing' : reverted ? 'evmError' : 'confirmed';
+      const state = !deep ? 'processing' : failed ? 'evmError' : 'confirmed';
       if (row.state === state && row.block_hash === receipt.blockHash) continue;
-      records.push({
+      const record: MinedRecord = {
         id: row.id,
         sender: row.sender,
         nonce: row.nonce,
@@ -124,12 +138,28 @@ export class ConfirmationTracker {
         blockHash: receipt.blockHash,
         gasUsed: hexToBigInt(receipt.gasUsed),
         effectiveGasPrice: receipt.effectiveGasPrice ? hexToBigInt(receipt.effectiveGasPrice) : 0n,
-        error: reverted
-          ? { code: 'ERROR_EVM_REVERTED', message: await this.decodeRevert(row, { blockNumber }) }
-          : null,
-      });
+        error: null,
+      };
+      records.push(record);
+      if (failed) reverted.push({ record, blockNumber });
     }
     if (records.length === 0) return;
+    if (reverted.length > 0) {
+      // Only a revert needs the whole row (calldata, spec) to decode its reason.
+      const rows = new Map(
+        (
+          await findTransactionsByIds(
+            this.db,
+            reverted.map(({ record }) => record.id),
+          )
+        ).map((row) => [row.id, row]),
+      );
+      for (const { record, blockNumber } of reverted) {
+        const row = rows.get(record.id);
+        const message = row ? await this.decodeRevert(row, { blockNumber }) : 'execution reverted';
+        record.error = { code: 'ERROR_EVM_REVERTED', message };
+      }
+    }
     await this.db.transaction((tx) => recordMinedBatch(tx, this.network.chainId, records, 'ERROR_REPLACED'));
   }
 

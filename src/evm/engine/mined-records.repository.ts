@@ -20,6 +20,29 @@ export async function findTransactionsByIds(db: Queryable, ids: string[]): Promi
   return db.query<TransactionRow>('SELECT * FROM evm_transactions WHERE id = ANY($1::uuid[])', [ids]);
 }
 
+/** The few columns a receipt is applied with: whether it changes the record, and its nonce. */
+export type MinedCandidate = Pick<TransactionRow, 'id' | 'state' | 'block_hash' | 'sender' | 'nonce'> & {
+  /** The attempt's hash the receipt is for (lower case). */
+  attempt_hash: Hex;
+};
+
+/**
+ * The records whose attempts have these hashes, with only the columns applying a receipt needs: one
+ * statement per block, and none of the raw bytes, calldata and dates a whole row carries.
+ */
+export async function findMinedCandidates(
+  db: Queryable,
+  hashes: readonly string[],
+): Promise<MinedCandidate[]> {
+  if (hashes.length === 0) return [];
+  return db.query<MinedCandidate>(
+    `SELECT a.tx_hash AS attempt_hash, t.id, t.state, t.block_hash, t.sender, t.nonce
+       FROM evm_transaction_attempts a JOIN evm_transactions t ON t.id = a.transaction_id
+      WHERE a.tx_hash = ANY($1::text[])`,
+    [hashes.map((hash) => hash.toLowerCase())],
+  );
+}
+
 /**
  * Stores the receipts of many records in three statements (a block's worth at once), in the
  * caller's transaction: other live records holding the same nonce lost a replacement race, the

@@ -221,19 +221,6 @@ export async function listTransactionsToCheck(
   );
 }
 
-export type AttemptMatch = { tx_hash: Hex; transaction_id: string };
-
-export async function findAttemptsByHashes(
-  db: Queryable,
-  hashes: readonly string[],
-): Promise<AttemptMatch[]> {
-  if (hashes.length === 0) return [];
-  return db.query<AttemptMatch>(
-    'SELECT tx_hash, transaction_id FROM evm_transaction_attempts WHERE tx_hash = ANY($1::text[])',
-    [hashes.map((h) => h.toLowerCase())],
-  );
-}
-
 export async function listAttemptHashes(db: Queryable, transactionId: string): Promise<Hex[]> {
   const rows = await db.query<{ tx_hash: Hex }>(
     'SELECT tx_hash FROM evm_transaction_attempts WHERE transaction_id = $1 ORDER BY created_at',
