@@ -19,6 +19,8 @@ const EMPTY = new Uint8Array(0);
 
 /** Big-endian bytes of a non-negative integer with no leading zeros (none for 0), as RLP wants them. */
 function integerBytes(value: bigint): Uint8Array {
+  // viem's serializer refused these; written here they would be silently wrong bytes.
+  if (value < 0n) throw new RangeError(`a transaction field is negative (${value})`);
   if (value === 0n) return EMPTY;
   if (value < 0x100n) return Uint8Array.of(Number(value));
   const hex = value.toString(16);
@@ -68,6 +70,11 @@ function writeItem(out: Uint8Array, at: number, bytes: Uint8Array): number {
 
 /** The RLP string items of a transaction's fields, made once for both the unsigned and the signed form. */
 export function eip1559Items(fields: Eip1559Fields): Uint8Array[] {
+  // Buffer.from drops a trailing odd digit or stops at a non-hex one without a word.
+  if (!/^0x(?:[0-9a-fA-F]{2})*$/.test(fields.data))
+    throw new RangeError('transaction data is not whole bytes of hex');
+  if (fields.to !== null && !/^0x[0-9a-fA-F]{40}$/.test(fields.to))
+    throw new RangeError('transaction to is not an address');
   return [
     integerBytes(BigInt(fields.chainId)),
     integerBytes(fields.nonce),

@@ -87,4 +87,21 @@ describe('evmAccount', () => {
       expect(keccak256Hex(bytes)).toBe(keccak256(bytes));
     }
   });
+
+  it('refuses fields it cannot serialize instead of signing wrong bytes', async () => {
+    const account = evmAccount(generatePrivateKey());
+    const fields = {
+      chainId: 31337,
+      nonce: 0n,
+      to: null,
+      value: 0n,
+      data: '0x' as `0x${string}`,
+      gas: 21_000n,
+      maxFeePerGas: 2n,
+      maxPriorityFeePerGas: 1n,
+    };
+    await expect(signEip1559(account, { ...fields, value: -1n })).rejects.toThrow(/negative/);
+    await expect(signEip1559(account, { ...fields, data: '0xabc' })).rejects.toThrow(/hex/);
+    await expect(signEip1559(account, { ...fields, to: '0x1234' })).rejects.toThrow(/address/);
+  });
 });
