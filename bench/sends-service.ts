@@ -4,7 +4,7 @@ import { type Api, finalStatuses, statusOf } from './api.ts';
 import { checkReceipts, isContiguousFrom, nonceOf, waitForMinedNonce } from './chain.ts';
 import type { CpuUse } from './cpu.ts';
 import type { HttpClient } from './http-client.ts';
-import { failureReason, runLoad } from './load.ts';
+import { failureReason, type LoadResult, runLoad } from './load.ts';
 import { recipients, type SendBench, sendTimeoutMs } from './sends.ts';
 
 type Accepted = { txHash: string; nonce: number };
@@ -75,13 +75,15 @@ export async function benchServiceSends(options: {
       method: 'transfer',
       params: [recipients[i % recipients.length], 1],
     });
+  let warm: LoadResult | undefined;
   if (options.warmup) {
     // Unmeasured, as the views' warm-up second: the send path's code is compiled and its caches filled
     // before the clock starts, so the numbers are the service's steady state. Mined before going on.
     const before = await nonceOf(http, rpcUrl, sender, 'pending');
-    const warm = await runLoad({
+    warm = await runLoad({
       concurrency: options.concurrency,
       count: options.warmup,
+      ...(options.cpuSnapshot ? { cpuSnapshot: options.cpuSnapshot } : {}),
       task: async (i) => {
         const answer = await http.post(url, bodyOf(i), api.headers);
         return answer.status === 201
@@ -90,6 +92,8 @@ export async function benchServiceSends(options: {
       },
     });
     await waitForMinedNonce(http, rpcUrl, sender, before + warm.ok, sendTimeoutMs);
+    // Everything the warm-up left to do (confirmations, marks) is done before the clock starts.
+    await sleep(1_500);
   }
   const startNonce = await nonceOf(http, rpcUrl, sender, 'pending');
   const bodies = Array.from({ length: options.count }, (_, i) => bodyOf(i));
@@ -122,6 +126,7 @@ export async function benchServiceSends(options: {
   }
   return {
     push,
+    ...(warm ? { warmup: warm } : {}),
     minedMs: minedAt === undefined ? undefined : minedAt - started,
     confirmedMs: final.at === undefined ? undefined : final.at - started,
     statusCounts,

@@ -4,6 +4,8 @@ export type Check = { name: string; ok: boolean; detail: string };
 
 export type SendBench = {
   push: LoadResult;
+  /** Service only: the unmeasured warm-up sends, kept to show what a freshly started server costs. */
+  warmup?: LoadResult;
   /** From the first request to the sender's mined nonce reaching start + accepted; undefined on timeout. */
   minedMs: number | undefined;
   /** Service only: until the status endpoint reported every accepted transaction final. */

@@ -41,7 +41,9 @@ export async function allocateNonce(tx: Queryable, chainId: number, address: str
 
 /**
  * Allocates `count` nonces at once inside the caller's transaction (gaps first, then a range), for a
- * group of sends from one sender committed together.
+ * group of sends from one sender committed together. One statement: the gaps it takes and the range
+ * it reserves for the rest come back together. The nonce row is locked even when gaps cover the whole
+ * group, as a group of one sender is serialised anyway.
  */
 export async function allocateNonces(
   tx: Queryable,
@@ -50,24 +52,26 @@ export async function allocateNonces(
   count: number,
 ): Promise<bigint[]> {
   const sender = address.toLowerCase();
-  const gaps = await tx.query<{ nonce: string }>(
-    `DELETE FROM evm_nonce_gaps WHERE (chain_id, address, nonce) IN (
-       SELECT chain_id, address, nonce FROM evm_nonce_gaps WHERE chain_id = $1 AND address = $2
-        ORDER BY nonce LIMIT $3 FOR UPDATE SKIP LOCKED)
-     RETURNING nonce`,
+  const [row] = await tx.query<{ gaps: string[] | null; first: string | null; rest: number }>(
+    `WITH gaps AS (
+       DELETE FROM evm_nonce_gaps WHERE (chain_id, address, nonce) IN (
+         SELECT chain_id, address, nonce FROM evm_nonce_gaps WHERE chain_id = $1 AND address = $2
+          ORDER BY nonce LIMIT $3 FOR UPDATE SKIP LOCKED)
+       RETURNING nonce),
+     wanted AS (SELECT $3::int - (SELECT count(*) FROM gaps)::int AS rest),
+     range AS (
+       UPDATE evm_nonces SET next_nonce = next_nonce + (SELECT rest FROM wanted)
+        WHERE chain_id = $1 AND address = $2
+       RETURNING next_nonce - (SELECT rest FROM wanted) AS first)
+     SELECT (SELECT array_agg(nonce::text ORDER BY nonce) FROM gaps) AS gaps,
+            (SELECT first::text FROM range) AS first,
+            (SELECT rest FROM wanted) AS rest`,
     [chainId, sender, count],
   );
-  const nonces = gaps.map((gap) => BigInt(gap.nonce)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const rest = count - nonces.length;
-  if (rest > 0) {
-    const range = await tx.query<{ first: string }>(
-      'UPDATE evm_nonces SET next_nonce = next_nonce + $3 WHERE chain_id = $1 AND address = $2 RETURNING next_nonce - $3 AS first',
-      [chainId, sender, rest],
-    );
-    if (!range[0]) throw new Error(`no nonce row for ${sender} on chain ${chainId}`);
-    const first = BigInt(range[0].first);
-    for (let i = 0n; i < BigInt(rest); i++) nonces.push(first + i);
-  }
+  if (!row || row.first === null) throw new Error(`no nonce row for ${sender} on chain ${chainId}`);
+  const nonces = (row.gaps ?? []).map((gap) => BigInt(gap));
+  const first = BigInt(row.first);
+  for (let i = 0n; i < BigInt(row.rest); i++) nonces.push(first + i);
   return nonces;
 }
 

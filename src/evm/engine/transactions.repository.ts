@@ -44,16 +44,19 @@ function newTransactionValues(tx: NewTransaction): unknown[] {
   ];
 }
 
-/** Inserts signed transactions and their first attempts: two statements for any number of rows. */
+/**
+ * Inserts signed transactions and their first attempts in one statement for any number of rows: the
+ * attempts are made from the inserted rows, so each raw transaction crosses the wire once.
+ */
 export async function insertSignedTransactions(
   db: Queryable,
   rows: ReadonlyArray<{ tx: NewTransaction; signed: SignedFields }>,
 ): Promise<void> {
   if (rows.length === 0) return;
-  const transactionParams: unknown[] = [];
-  const transactionValues = rows.map(({ tx, signed }, index) => {
+  const params: unknown[] = [];
+  const tuples = rows.map(({ tx, signed }, index) => {
     const base = index * 18;
-    transactionParams.push(
+    params.push(
       ...newTransactionValues(tx),
       signed.nonce.toString(),
       signed.gasLimit.toString(),
@@ -65,27 +68,16 @@ export async function insertSignedTransactions(
     return `(${Array.from({ length: 18 }, (_, i) => `$${base + i + 1}`).join(', ')}, 'signed')`;
   });
   await db.query(
-    `INSERT INTO evm_transactions (id, application_id, chain_id, kind, sender, to_address, contract_address, value, input,
-       method, spec_id, my_reference, nonce, gas_limit, max_fee_per_gas, max_priority_fee_per_gas, tx_hash, raw_tx, state)
-     VALUES ${transactionValues.join(', ')}`,
-    transactionParams,
-  );
-  const attemptParams: unknown[] = [];
-  const attemptValues = rows.map(({ tx, signed }, index) => {
-    const base = index * 5;
-    attemptParams.push(
-      signed.txHash,
-      tx.id,
-      signed.rawTx,
-      signed.maxFeePerGas.toString(),
-      signed.maxPriorityFeePerGas.toString(),
-    );
-    return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5})`;
-  });
-  await db.query(
-    `INSERT INTO evm_transaction_attempts (tx_hash, transaction_id, raw_tx, max_fee_per_gas, max_priority_fee_per_gas)
-     VALUES ${attemptValues.join(', ')} ON CONFLICT (tx_hash) DO NOTHING`,
-    attemptParams,
+    `WITH inserted AS (
+       INSERT INTO evm_transactions (id, application_id, chain_id, kind, sender, to_address, contract_address, value,
+         input, method, spec_id, my_reference, nonce, gas_limit, max_fee_per_gas, max_priority_fee_per_gas, tx_hash,
+         raw_tx, state)
+       VALUES ${tuples.join(', ')}
+       RETURNING id, tx_hash, raw_tx, max_fee_per_gas, max_priority_fee_per_gas)
+     INSERT INTO evm_transaction_attempts (tx_hash, transaction_id, raw_tx, max_fee_per_gas, max_priority_fee_per_gas)
+     SELECT tx_hash, id, raw_tx, max_fee_per_gas, max_priority_fee_per_gas FROM inserted
+     ON CONFLICT (tx_hash) DO NOTHING`,
+    params,
   );
 }
 

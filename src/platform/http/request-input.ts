@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
 import { ChaingateError } from '../errors/chaingate-error.ts';
 import { JsonSyntaxError, parseLosslessJson } from './lossless-json.ts';
 
@@ -154,13 +154,18 @@ export function normalizeInput(input: unknown, where: 'body' | 'querystring'): v
 /** Body parsing and input normalisation for every route of the app. */
 export function registerRequestInput(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT }, (request, body, done) => {
+  const parseBody: FastifyBodyParser<string> = (request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string, request.headers['content-type']));
+      done(null, parseJsonBody(body, request.headers['content-type']));
     } catch (error) {
       done(error as Error, undefined);
     }
-  });
+  };
+  const options = { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT } as const;
+  app.addContentTypeParser('*', options, parseBody);
+  // The same parser under the type nearly every client sends: Fastify remembers the parser of a named
+  // type per header value, while the catch-all is looked up anew (the header parsed) on every request.
+  app.addContentTypeParser('application/json', options, parseBody);
   // A callback hook, not an async one: no promise and no extra microtask turn on every request.
   app.addHook('preValidation', (request: FastifyRequest, _reply, done) => {
     try {

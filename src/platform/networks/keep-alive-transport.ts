@@ -1,6 +1,5 @@
-import { Agent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { custom, type Transport } from 'viem';
+import { type Http1Answer, type Http1Error, Http1Pool } from './http1-pool.ts';
 
 export class JsonRpcError extends Error {
   override name = 'JsonRpcError';
@@ -47,78 +46,44 @@ export type KeepAliveTransportOptions = {
 };
 
 /**
- * JSON-RPC over node:http with a keep-alive connection pool, batching concurrent calls. viem's `http`
+ * JSON-RPC over kept-alive HTTP/1.1 sockets (`Http1Pool`), batching concurrent calls. viem's `http`
  * transport goes through fetch, whose per-request cost (Request objects, web streams, abort signals)
  * was the largest part of a proxied view call; plain sockets that stay open are several times cheaper.
  * The URL never appears in errors (it may carry an API key).
  */
 export function keepAliveTransport(url: string, options: KeepAliveTransportOptions = {}): Transport {
-  const target = new URL(url);
-  const secure = target.protocol === 'https:';
-  const agent = secure
-    ? new HttpsAgent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 })
-    : new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 });
-  const send = secure ? httpsRequest : httpRequest;
+  const pool = new Http1Pool(new URL(url), { maxSockets: options.maxSockets ?? 64 });
   let maxBatchSize = Math.max(1, options.maxBatchSize ?? 1);
   let id = 0;
   let queue: Pending[] = [];
   let flushScheduled = false;
 
   const timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
-  const postOnce = (body: string) =>
-    new Promise<unknown>((resolve, reject) => {
-      const req = send(target, {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      });
-      // A whole-request deadline (a stalled node accepts the connection and never answers).
-      const deadline = setTimeout(
-        () => req.destroy(new RpcTransportError(`node did not answer within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          clearTimeout(deadline);
-          const text = Buffer.concat(chunks).toString('utf8');
-          try {
-            resolve(JSON.parse(text));
-          } catch {
-            reject(
-              new RpcTransportError(`node answered HTTP ${res.statusCode} with a body that is not JSON-RPC`),
-            );
-          }
-        });
-        res.on('error', (error) => {
-          clearTimeout(deadline);
-          reject(new RpcTransportError(`node connection failed: ${error.message}`));
-        });
-      });
-      req.on('error', (error) => {
-        clearTimeout(deadline);
-        reject(
-          error instanceof RpcTransportError
-            ? error
-            : Object.assign(new RpcTransportError(`node request failed: ${error.message}`), {
-                retryable:
-                  (error as NodeJS.ErrnoException).code === 'ECONNRESET' ||
-                  /socket hang up/.test(error.message),
-              }),
-        );
-      });
-      req.end(body);
-    });
   /**
-   * One retry, at once, only for a connection the node closed under a reused keep-alive socket; a
-   * timeout is never retried, so a call fails within `timeoutMs`.
+   * One retry, at once, only for a kept-alive connection the node closed before answering; a timeout
+   * is never retried, so a call fails within `timeoutMs`.
    */
-  const post = (body: string) =>
-    postOnce(body).catch((error: RpcTransportError & { retryable?: boolean }) => {
-      if (error.retryable) return postOnce(body);
-      throw error;
-    });
+  const post = async (body: string): Promise<unknown> => {
+    let answer: Http1Answer;
+    try {
+      answer = await pool.post(body, timeoutMs).catch((error: Http1Error) => {
+        if (error.retryable) return pool.post(body, timeoutMs);
+        throw error;
+      });
+    } catch (error) {
+      const message = (error as Error).message;
+      throw new RpcTransportError(
+        /^no answer within/.test(message)
+          ? `node did not answer within ${timeoutMs} ms`
+          : `node request failed: ${message}`,
+      );
+    }
+    try {
+      return JSON.parse(answer.body);
+    } catch {
+      throw new RpcTransportError(`node answered HTTP ${answer.status} with a body that is not JSON-RPC`);
+    }
+  };
 
   const single = (call: Pending) => {
     post(JSON.stringify({ jsonrpc: '2.0', id: call.id, method: call.method, params: call.params })).then(
