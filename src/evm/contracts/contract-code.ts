@@ -15,6 +15,11 @@ export type ContractPresence = 'deployed' | 'pending';
  * "confirmed" and doing nothing. A contract this service is still deploying counts too (the deploy
  * holds an earlier nonce of the same store, so it is mined first), answered as `pending`.
  */
+/** Whether `address` (checksummed) is known to hold code on the network: `ensureContract` without a promise. */
+export function knownContract(chainId: number, address: Address): boolean {
+  return withCode.has(`${chainId}:${address.toLowerCase()}`);
+}
+
 export async function ensureContract(
   db: Queryable,
   network: EvmNetwork,

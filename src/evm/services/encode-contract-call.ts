@@ -6,8 +6,8 @@ import { checksummed } from '../abi/checksum.ts';
 import { coerceParams } from '../abi/coerce-params.ts';
 import { encodeFunctionCall } from '../abi/function-call.ts';
 import { resolveConstructor, resolveFunction } from '../abi/resolve-function.ts';
-import { resolveContractAbi, resolveSpec } from '../contracts/contract-abi.ts';
-import { type ContractPresence, ensureContract } from '../contracts/contract-code.ts';
+import { cachedContractAbi, resolveContractAbi, resolveSpec } from '../contracts/contract-abi.ts';
+import { type ContractPresence, ensureContract, knownContract } from '../contracts/contract-code.ts';
 import type { ContractSpecRow } from '../specs/contract-specs.repository.ts';
 import type { EvmContext } from './evm-context.ts';
 import { networkFor } from './resolve-network.ts';
@@ -50,17 +50,22 @@ export async function encodeContractCall(
   const { db } = context.platform;
   const network = networkFor(context.platform, request.application, request.chainId);
   const contractAddress = checksumAddress(request.contractAddress, 'contractAddress');
-  const { spec, abi } = await resolveContractAbi(
-    db,
-    request.application.id,
-    network.chainId,
-    contractAddress,
-    request.contractSpecsId,
-  );
+  // Cache hits (nearly every call) are taken without a promise.
+  const { spec, abi } =
+    cachedContractAbi(request.application.id, network.chainId, contractAddress, request.contractSpecsId) ??
+    (await resolveContractAbi(
+      db,
+      request.application.id,
+      network.chainId,
+      contractAddress,
+      request.contractSpecsId,
+    ));
   const fn = resolveFunction(abi, request.method, request.params.length);
   const args = coerceParams(fn.inputs, request.params, 'params', fn.name);
   const data = encodeFunctionCall(fn, args as readonly unknown[]);
-  const presence = await ensureContract(db, network, contractAddress);
+  const presence = knownContract(network.chainId, contractAddress)
+    ? 'deployed'
+    : await ensureContract(db, network, contractAddress);
   return { network, contractAddress, spec, abi, fn, data, presence };
 }
 

@@ -61,6 +61,27 @@ function completeBody(
   return data.toString('utf8', bodyStart, bodyStart + framing.contentLength);
 }
 
+/** One connection and the exchange under way on it, if any; its listeners are attached once. */
+type Connection = {
+  socket: Socket;
+  /** Whether it has answered before (a close before any answer then is the server's keep-alive end). */
+  reused: boolean;
+  waiter: Waiter | undefined;
+  deadline: NodeJS.Timeout | undefined;
+  data: Buffer;
+  /** Where the body starts in `data`, once the headers are read; -1 before. */
+  bodyStart: number;
+  status: number;
+  keepAlive: boolean;
+  framing: { contentLength: number | undefined; chunked: boolean };
+};
+
+const EMPTY = Buffer.alloc(0);
+const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})/;
+const CONTENT_LENGTH = /\r\ncontent-length:[ \t]*([^\r]*)/i;
+const CHUNKED = /\r\ntransfer-encoding:[^\r]*chunked/i;
+const CONNECTION_CLOSE = /\r\nconnection:[^\r]*close/i;
+
 /**
  * HTTP/1.1 POSTs of JSON to one URL over a small pool of kept-alive sockets, one request in flight per
  * socket. It does only what a JSON-RPC client needs (fixed headers, Content-Length or chunked answers)
@@ -71,7 +92,7 @@ export class Http1Pool {
   readonly #connect: () => Socket;
   readonly #head: string;
   readonly #maxSockets: number;
-  readonly #idle: Socket[] = [];
+  readonly #idle: Connection[] = [];
   readonly #queue: Waiter[] = [];
   #open = 0;
   #closed = false;
@@ -98,166 +119,180 @@ export class Http1Pool {
   /** Posts `body`; fails with an Http1Error when no whole answer came within `timeoutMs`. */
   post(body: string, timeoutMs: number): Promise<Http1Answer> {
     return new Promise((resolve, reject) => {
-      const waiter = { body, timeoutMs, resolve, reject };
       if (this.#closed) {
         reject(new Http1Error('the connection pool is closed'));
         return;
       }
-      const socket = this.#idle.pop();
-      if (socket) this.#exchange(socket, true, waiter);
-      else if (this.#open < this.#maxSockets) this.#exchange(this.#newSocket(), false, waiter);
-      else this.#queue.push(waiter);
+      this.#queue.push({ body, timeoutMs, resolve, reject });
+      this.#next();
     });
   }
 
   close(): void {
     this.#closed = true;
-    for (const socket of this.#idle.splice(0)) socket.destroy();
+    for (const connection of this.#idle.splice(0)) connection.socket.destroy();
     for (const waiter of this.#queue.splice(0))
       waiter.reject(new Http1Error('the connection pool is closed'));
   }
 
-  #newSocket(): Socket {
+  /** Hands a free connection, or a new one, to the next waiting request. */
+  #next(): void {
+    if (this.#closed || this.#queue.length === 0) return;
+    let connection = this.#idle.pop();
+    if (!connection) {
+      if (this.#open >= this.#maxSockets) return;
+      connection = this.#newConnection();
+    }
+    this.#start(connection, this.#queue.shift() as Waiter);
+  }
+
+  #newConnection(): Connection {
     const socket = this.#connect();
     this.#open++;
     socket.setNoDelay(true);
-    socket.once('close', () => {
+    const connection: Connection = {
+      socket,
+      reused: false,
+      waiter: undefined,
+      deadline: undefined,
+      data: EMPTY,
+      bodyStart: -1,
+      status: 0,
+      keepAlive: true,
+      framing: { contentLength: undefined, chunked: false },
+    };
+    socket.on('data', (chunk: Buffer) => this.#onData(connection, chunk));
+    socket.on('end', () => this.#onEnd(connection));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      this.#fail(
+        connection,
+        new Http1Error(
+          `connection failed: ${error.message}`,
+          connection.reused &&
+            connection.data.length === 0 &&
+            (error.code === 'ECONNRESET' || error.code === 'EPIPE'),
+        ),
+      ),
+    );
+    socket.on('close', () => {
+      this.#fail(
+        connection,
+        new Http1Error('the server closed the connection', connection.reused && connection.data.length === 0),
+      );
       this.#open--;
-      const index = this.#idle.indexOf(socket);
+      const index = this.#idle.indexOf(connection);
       if (index >= 0) this.#idle.splice(index, 1);
       this.#next();
     });
-    // An idle socket's error is followed by 'close'; one in use is handled by its exchange.
-    socket.on('error', () => {});
-    return socket;
+    return connection;
   }
 
-  /** Hands a free socket, or a new one, to the next waiting request. */
-  #next(): void {
-    if (this.#closed) return;
-    const waiter = this.#queue.shift();
-    if (!waiter) return;
-    const socket = this.#idle.pop();
-    if (socket) this.#exchange(socket, true, waiter);
-    else if (this.#open < this.#maxSockets) this.#exchange(this.#newSocket(), false, waiter);
-    else this.#queue.unshift(waiter);
-  }
-
-  #release(socket: Socket, keepAlive: boolean): void {
-    if (!keepAlive || this.#closed || socket.destroyed) {
-      socket.destroy();
+  #start(connection: Connection, waiter: Waiter): void {
+    const { socket } = connection;
+    if (socket.destroyed || !socket.writable) {
+      waiter.reject(new Http1Error('the connection was closed', connection.reused));
+      this.#next();
       return;
     }
-    const waiter = this.#queue.shift();
-    if (waiter) this.#exchange(socket, true, waiter);
-    else {
-      // An idle connection does not keep the process alive (as node:http's Agent).
-      socket.unref();
-      this.#idle.push(socket);
-    }
-  }
-
-  #exchange(socket: Socket, reused: boolean, waiter: Waiter): void {
     socket.ref();
-    let data: Buffer = Buffer.alloc(0);
-    let bodyStart = -1;
-    let status = 0;
-    let keepAlive = true;
-    const framing: { contentLength: number | undefined; chunked: boolean } = {
-      contentLength: undefined,
-      chunked: false,
-    };
-    let settled = false;
-    const finish = (error: Error | undefined, answer?: Http1Answer) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadline);
-      socket.off('data', onData);
-      socket.off('end', onEnd);
-      socket.off('close', onClose);
-      socket.off('error', onError);
-      if (error) {
-        socket.destroy();
-        waiter.reject(error);
-      } else {
-        this.#release(socket, keepAlive);
-        waiter.resolve(answer as Http1Answer);
-      }
-    };
-    const deadline = setTimeout(
-      () => finish(new Http1Error(`no answer within ${waiter.timeoutMs} ms`)),
+    connection.waiter = waiter;
+    connection.data = EMPTY;
+    connection.bodyStart = -1;
+    connection.deadline = setTimeout(
+      () => this.#fail(connection, new Http1Error(`no answer within ${waiter.timeoutMs} ms`)),
       waiter.timeoutMs,
     );
-    const readHead = (): boolean => {
-      const end = data.indexOf(HEADER_END);
-      if (end < 0) {
-        if (data.length > MAX_HEADER_BYTES) throw new Http1Error('response headers too large');
-        return false;
-      }
-      const lines = data.toString('latin1', 0, end).split('\r\n');
-      const statusLine = /^HTTP\/1\.([01]) (\d{3})/.exec(lines[0] ?? '');
-      if (!statusLine) throw new Http1Error('not an HTTP/1.x response');
-      status = Number(statusLine[2]);
-      keepAlive = statusLine[1] === '1';
-      for (let i = 1; i < lines.length; i++) {
-        const line = lines[i] as string;
-        const colon = line.indexOf(':');
-        if (colon < 0) continue;
-        const name = line.slice(0, colon).trim().toLowerCase();
-        const value = line.slice(colon + 1).trim();
-        if (name === 'content-length') framing.contentLength = Number(value);
-        else if (name === 'transfer-encoding') framing.chunked = /chunked/i.test(value);
-        else if (name === 'connection') keepAlive = !/close/i.test(value);
-      }
-      if (framing.contentLength !== undefined && !Number.isSafeInteger(framing.contentLength))
-        throw new Http1Error('malformed Content-Length');
-      // A body delimited by the end of the connection cannot be followed by another request.
-      if (!framing.chunked && framing.contentLength === undefined) keepAlive = false;
-      bodyStart = end + 4;
-      return true;
-    };
-    const onData = (chunk: Buffer) => {
-      data = data.length === 0 ? chunk : Buffer.concat([data, chunk]);
-      try {
-        if (bodyStart < 0 && !readHead()) return;
-        // 1xx answers (100 Continue) precede the real one.
-        if (status >= 100 && status < 200) {
-          data = data.subarray(bodyStart);
-          bodyStart = -1;
-          framing.contentLength = undefined;
-          framing.chunked = false;
-          if (data.length > 0) onData(Buffer.alloc(0));
-          return;
-        }
-        const body = completeBody(data, bodyStart, framing);
-        if (body !== undefined) finish(undefined, { status, body });
-      } catch (error) {
-        finish(error as Error);
-      }
-    };
-    const onEnd = () => {
-      if (bodyStart >= 0 && !framing.chunked && framing.contentLength === undefined) {
-        keepAlive = false;
-        finish(undefined, { status, body: data.toString('utf8', bodyStart) });
-      } else onClose();
-    };
-    const onClose = () =>
-      finish(new Http1Error('the server closed the connection', reused && data.length === 0));
-    const onError = (error: NodeJS.ErrnoException) =>
-      finish(
-        new Http1Error(
-          `connection failed: ${error.message}`,
-          reused && data.length === 0 && (error.code === 'ECONNRESET' || error.code === 'EPIPE'),
-        ),
-      );
-    socket.on('data', onData);
-    socket.on('end', onEnd);
-    socket.on('close', onClose);
-    socket.on('error', onError);
-    if (socket.destroyed || !socket.writable) {
-      finish(new Http1Error('the connection was closed', reused));
+    socket.write(`${this.#head}${Buffer.byteLength(waiter.body)}\r\n\r\n${waiter.body}`);
+  }
+
+  /** Ends the exchange under way with an answer; the connection goes back to the pool or is closed. */
+  #answer(connection: Connection, answer: Http1Answer): void {
+    const waiter = connection.waiter as Waiter;
+    clearTimeout(connection.deadline);
+    connection.waiter = undefined;
+    connection.reused = true;
+    connection.data = EMPTY;
+    if (!connection.keepAlive || this.#closed) connection.socket.destroy();
+    else {
+      // An idle connection does not keep the process alive (as node:http's Agent).
+      connection.socket.unref();
+      this.#idle.push(connection);
+      this.#next();
+    }
+    waiter.resolve(answer);
+  }
+
+  /** Ends the exchange under way, if any, with an error, and closes the connection. */
+  #fail(connection: Connection, error: Http1Error): void {
+    const waiter = connection.waiter;
+    if (!waiter) return;
+    clearTimeout(connection.deadline);
+    connection.waiter = undefined;
+    connection.socket.destroy();
+    waiter.reject(error);
+  }
+
+  /** Reads the status line and the three headers that frame the body; false while incomplete. */
+  #readHead(connection: Connection): boolean {
+    const { data, framing } = connection;
+    const end = data.indexOf(HEADER_END);
+    if (end < 0) {
+      if (data.length > MAX_HEADER_BYTES) throw new Http1Error('response headers too large');
+      return false;
+    }
+    const head = data.toString('latin1', 0, end);
+    const statusLine = STATUS_LINE.exec(head);
+    if (!statusLine) throw new Http1Error('not an HTTP/1.x response');
+    connection.status = Number(statusLine[2]);
+    const length = CONTENT_LENGTH.exec(head)?.[1]?.trim();
+    framing.contentLength = length === undefined ? undefined : Number(length);
+    if (framing.contentLength !== undefined && !Number.isSafeInteger(framing.contentLength))
+      throw new Http1Error('malformed Content-Length');
+    framing.chunked = CHUNKED.test(head);
+    // A body delimited by the end of the connection cannot be followed by another request.
+    connection.keepAlive =
+      statusLine[1] === '1' &&
+      !CONNECTION_CLOSE.test(head) &&
+      (framing.chunked || framing.contentLength !== undefined);
+    connection.bodyStart = end + 4;
+    return true;
+  }
+
+  #onData(connection: Connection, chunk: Buffer): void {
+    if (!connection.waiter) {
+      // Bytes nobody asked for: this connection can no longer be trusted.
+      connection.socket.destroy();
       return;
     }
-    socket.write(`${this.#head}${Buffer.byteLength(waiter.body)}\r\n\r\n${waiter.body}`);
+    connection.data = connection.data.length === 0 ? chunk : Buffer.concat([connection.data, chunk]);
+    try {
+      for (;;) {
+        if (connection.bodyStart < 0 && !this.#readHead(connection)) return;
+        if (connection.status >= 200) break;
+        // 1xx answers (100 Continue) precede the real one.
+        connection.data = connection.data.subarray(connection.bodyStart);
+        connection.bodyStart = -1;
+      }
+      const body = completeBody(connection.data, connection.bodyStart, connection.framing);
+      if (body !== undefined) this.#answer(connection, { status: connection.status, body });
+    } catch (error) {
+      this.#fail(connection, error as Http1Error);
+    }
+  }
+
+  #onEnd(connection: Connection): void {
+    const { framing } = connection;
+    if (
+      connection.waiter &&
+      connection.bodyStart >= 0 &&
+      !framing.chunked &&
+      framing.contentLength === undefined
+    ) {
+      connection.keepAlive = false;
+      this.#answer(connection, {
+        status: connection.status,
+        body: connection.data.toString('utf8', connection.bodyStart),
+      });
+    }
   }
 }
