@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Http1Error, Http1Pool } from './http1-pool.ts';
 
@@ -148,5 +153,62 @@ describe('Http1Pool', () => {
     expect(error).toBeInstanceOf(Http1Error);
     expect((error as Error).message).toMatch(/ECONNREFUSED/);
     expect((error as Error).message).not.toMatch(/secret|key123/);
+  });
+
+  it('speaks TLS to an https URL', async () => {
+    // A throwaway self-signed certificate; the pool checks certificates like node:https, so this one
+    // is accepted through Node's own switch for the duration of the test.
+    const dir = mkdtempSync(join(tmpdir(), 'http1-pool-tls-'));
+    try {
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-subj',
+          '/CN=localhost',
+          '-days',
+          '1',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+        ],
+        { stdio: 'ignore' },
+      );
+      const server = createHttpsServer(
+        { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+        (request, response) => {
+          const chunks: Buffer[] = [];
+          request.on('data', (chunk: Buffer) => chunks.push(chunk));
+          request.on('end', () => response.end(`{"over":"tls","got":${Buffer.concat(chunks).toString()}}`));
+        },
+      );
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as { port: number };
+      const pool = poolFor(`https://localhost:${port}/`);
+      const refused = await pool.post('{"n":0}', 5_000).catch((caught: unknown) => caught);
+      expect((refused as Error).message).toMatch(/self[- ]signed/i);
+      const before = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+      try {
+        expect(await pool.post('{"n":1}', 5_000)).toEqual({
+          status: 200,
+          body: '{"over":"tls","got":{"n":1}}',
+        });
+        expect((await pool.post('{"n":2}', 5_000)).body).toBe('{"over":"tls","got":{"n":2}}');
+      } finally {
+        if (before === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+        else process.env.NODE_TLS_REJECT_UNAUTHORIZED = before;
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
