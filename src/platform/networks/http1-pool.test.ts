@@ -83,6 +83,23 @@ describe('Http1Pool', () => {
     expect(server.connections()).toBeLessThanOrEqual(3);
   });
 
+  it('reads large answers, with a length or chunked, arriving in many pieces', async () => {
+    const big = JSON.stringify({
+      receipts: Array.from({ length: 20_000 }, (_, i) => `0x${i.toString(16).padStart(64, '0')}`),
+    });
+    const server = await serve((_request, body, response) => {
+      if (body === '"length"') response.setHeader('content-length', Buffer.byteLength(big));
+      // Written in 64 KB pieces, as a node sends a big block's receipts.
+      for (let at = 0; at < big.length; at += 65_536) response.write(big.slice(at, at + 65_536));
+      response.end();
+    });
+    const pool = poolFor(server.url, 1);
+    expect((await pool.post('"length"', 5_000)).body).toBe(big);
+    expect((await pool.post('"chunked"', 5_000)).body).toBe(big);
+    expect((await pool.post('"length"', 5_000)).body).toBe(big);
+    expect(server.connections()).toBe(1);
+  });
+
   it('sends the URL credentials as Basic authorization', async () => {
     let authorization: string | undefined;
     const server = await serve((request, _body, response) => {

@@ -61,6 +61,16 @@ function completeBody(
   return data.toString('utf8', bodyStart, bodyStart + framing.contentLength);
 }
 
+/** Joins the chunks that arrived since the last read onto `data`. */
+function join(connection: Connection): void {
+  if (connection.pending.length === 0) return;
+  connection.data =
+    connection.data.length === 0 && connection.pending.length === 1
+      ? (connection.pending[0] as Buffer)
+      : Buffer.concat([connection.data, ...connection.pending]);
+  connection.pending = [];
+}
+
 /** One connection and the exchange under way on it, if any; its listeners are attached once. */
 type Connection = {
   socket: Socket;
@@ -68,7 +78,10 @@ type Connection = {
   reused: boolean;
   waiter: Waiter | undefined;
   deadline: NodeJS.Timeout | undefined;
+  /** What has arrived so far, joined only when it is read (joining on every chunk is quadratic). */
   data: Buffer;
+  pending: Buffer[];
+  received: number;
   /** Where the body starts in `data`, once the headers are read; -1 before. */
   bodyStart: number;
   status: number;
@@ -156,6 +169,8 @@ export class Http1Pool {
       waiter: undefined,
       deadline: undefined,
       data: EMPTY,
+      pending: [],
+      received: 0,
       bodyStart: -1,
       status: 0,
       keepAlive: true,
@@ -169,7 +184,7 @@ export class Http1Pool {
         new Http1Error(
           `connection failed: ${error.message}`,
           connection.reused &&
-            connection.data.length === 0 &&
+            connection.received === 0 &&
             (error.code === 'ECONNRESET' || error.code === 'EPIPE'),
         ),
       ),
@@ -177,7 +192,7 @@ export class Http1Pool {
     socket.on('close', () => {
       this.#fail(
         connection,
-        new Http1Error('the server closed the connection', connection.reused && connection.data.length === 0),
+        new Http1Error('the server closed the connection', connection.reused && connection.received === 0),
       );
       this.#open--;
       const index = this.#idle.indexOf(connection);
@@ -197,6 +212,8 @@ export class Http1Pool {
     socket.ref();
     connection.waiter = waiter;
     connection.data = EMPTY;
+    connection.pending = [];
+    connection.received = 0;
     connection.bodyStart = -1;
     connection.deadline = setTimeout(
       () => this.#fail(connection, new Http1Error(`no answer within ${waiter.timeoutMs} ms`)),
@@ -212,6 +229,7 @@ export class Http1Pool {
     connection.waiter = undefined;
     connection.reused = true;
     connection.data = EMPTY;
+    connection.pending = [];
     if (!connection.keepAlive || this.#closed) connection.socket.destroy();
     else {
       // An idle connection does not keep the process alive (as node:http's Agent).
@@ -264,13 +282,25 @@ export class Http1Pool {
       connection.socket.destroy();
       return;
     }
-    connection.data = connection.data.length === 0 ? chunk : Buffer.concat([connection.data, chunk]);
+    connection.pending.push(chunk);
+    connection.received += chunk.length;
+    const { framing } = connection;
+    // A body of known length is joined once, when all of it is there.
+    if (
+      connection.bodyStart >= 0 &&
+      !framing.chunked &&
+      (framing.contentLength === undefined ||
+        connection.received < connection.bodyStart + framing.contentLength)
+    )
+      return;
+    join(connection);
     try {
       for (;;) {
         if (connection.bodyStart < 0 && !this.#readHead(connection)) return;
         if (connection.status >= 200) break;
         // 1xx answers (100 Continue) precede the real one.
         connection.data = connection.data.subarray(connection.bodyStart);
+        connection.received = connection.data.length;
         connection.bodyStart = -1;
       }
       const body = completeBody(connection.data, connection.bodyStart, connection.framing);
@@ -289,6 +319,7 @@ export class Http1Pool {
       framing.contentLength === undefined
     ) {
       connection.keepAlive = false;
+      join(connection);
       this.#answer(connection, {
         status: connection.status,
         body: connection.data.toString('utf8', connection.bodyStart),
