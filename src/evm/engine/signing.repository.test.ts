@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { insertTestApplication } from '../../../test/support/applications.ts';
 import { databaseFactories } from '../../../test/support/databases.ts';
-import { insertApplication } from '../../applications/applications.repository.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { migrate } from '../../platform/db/migrate.ts';
 import { allocateNonces, ensureNonceRow } from './nonces.repository.ts';
@@ -24,14 +24,7 @@ describe.each(databaseFactories)('the signing statements on $kind', (factory) =>
   beforeEach(async () => {
     db = await factory.open();
     await migrate(db);
-    applicationId = randomUUID();
-    await insertApplication(db, {
-      id: applicationId,
-      name: 'shop',
-      plan: 'free',
-      apiKeyHash: randomBytes(32),
-      apiKeyHint: '…abcd',
-    });
+    applicationId = await insertTestApplication(db);
     await ensureNonceRow(db, chainId, sender, 7);
   });
   afterEach(async () => db?.close());

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { insertTestApplication } from '../../../test/support/applications.ts';
 import { databaseFactories } from '../../../test/support/databases.ts';
-import { insertApplication } from '../../applications/applications.repository.ts';
 import { insertEvmAccount } from '../../platform/custody/evm-accounts.repository.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { migrate } from '../../platform/db/migrate.ts';
@@ -12,14 +12,7 @@ const sealed = { keyId: 'k', nonce: randomBytes(12), ciphertext: randomBytes(48)
 
 /** An application with `count` wallets, each with one pending delivery due at `dueAt`. */
 async function seedDeliveries(db: Database, count: number, dueAt: Date): Promise<string[]> {
-  const applicationId = randomUUID();
-  await insertApplication(db, {
-    id: applicationId,
-    name: 'shop',
-    plan: 'free',
-    apiKeyHash: randomBytes(32),
-    apiKeyHint: '…abcd',
-  });
+  const applicationId = await insertTestApplication(db);
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const address = `0x${randomBytes(20).toString('hex')}`;
