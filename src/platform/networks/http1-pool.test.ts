@@ -137,6 +137,23 @@ describe('Http1Pool', () => {
     expect(answer).toEqual({ status: 200, body: '{"old":1}' });
   });
 
+  it('does not reuse a connection that sent more than its Content-Length', async () => {
+    let connections = 0;
+    const tcp = createTcpServer((socket) => {
+      connections++;
+      socket.on('data', () =>
+        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n{"one":1}HTTP/1.1 200 OK\r\n'),
+      );
+    });
+    servers.push(tcp);
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    const { port } = tcp.address() as { port: number };
+    const pool = poolFor(`http://127.0.0.1:${port}/`);
+    expect((await pool.post('{}', 5_000)).body).toBe('{"one":1}');
+    expect((await pool.post('{}', 5_000)).body).toBe('{"one":1}');
+    expect(connections).toBe(2);
+  });
+
   it('fails within the deadline when the server never answers, and is not retryable', async () => {
     const server = await serve(() => {});
     const pool = poolFor(server.url);

@@ -304,7 +304,11 @@ export class Http1Pool {
         connection.bodyStart = -1;
       }
       const body = completeBody(connection.data, connection.bodyStart, connection.framing);
-      if (body !== undefined) this.#answer(connection, { status: connection.status, body });
+      if (body === undefined) return;
+      // Bytes past the declared length belong to no request: the connection is not reused.
+      if (!framing.chunked && connection.data.length > connection.bodyStart + (framing.contentLength ?? 0))
+        connection.keepAlive = false;
+      this.#answer(connection, { status: connection.status, body });
     } catch (error) {
       this.#fail(connection, error as Http1Error);
     }
