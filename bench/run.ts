@@ -18,7 +18,7 @@ import { sampleMemory, serverAndStoreMemory } from './rss.ts';
 import { anvilDevAccount, benchRawSends } from './sends-raw.ts';
 import { benchServiceSends } from './sends-service.ts';
 import { type StoreUnderTest, startMinimalProxy, startServiceUnderTest } from './service-under-test.ts';
-import { benchViews } from './views.ts';
+import { benchViews, VIEW_ROUNDS } from './views.ts';
 
 type Setup = { store: StoreUnderTest; blockTimeSeconds: number; title: string };
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
@@ -81,7 +81,7 @@ async function main(cleanup: Cleanup, setup: Setup): Promise<string> {
 
   const proxy = await startMinimalProxy(cleanup, rpcUrl, token, sender);
   log(
-    `views: ${viewConcurrency} in flight, ${viewWarmupMs / 1000} s warm-up + 5 s each: direct eth_call, the service, a minimal proxy`,
+    `views: ${viewConcurrency} in flight, ${viewWarmupMs / 1000} s warm-up each, then direct eth_call, the service and a minimal proxy in turn, ${VIEW_ROUNDS} rounds of 1 s`,
   );
   rss.reset();
   const views = await benchViews({
@@ -137,7 +137,7 @@ async function main(cleanup: Cleanup, setup: Setup): Promise<string> {
   const sendAnvil = sends.push.cpu?.anvil ?? Number.NaN;
   const rows: Row[] = [
     {
-      scenario: `View balanceOf, c=${viewConcurrency}, 5 s`,
+      scenario: `View balanceOf, c=${viewConcurrency}, 5 s (${VIEW_ROUNDS} interleaved rounds)`,
       metric: 'requests/s',
       service: fmt.rate(perSecond(views.service)),
       raw: fmt.rate(perSecond(views.direct)),

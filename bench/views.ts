@@ -16,7 +16,7 @@ export type ViewOptions = {
   warmupMs: number;
   durationMs: number;
   cpuSnapshot?: () => CpuUse;
-  /** bench/minimal-proxy.ts, measured after the service with the same body, if given. */
+  /** bench/minimal-proxy.ts, measured in turn with the service and the same body, if given. */
   minimalProxy?: { url: string; cpuSnapshot: () => CpuUse };
 };
 
@@ -67,22 +67,57 @@ export async function benchViews(options: ViewOptions): Promise<ViewBench> {
     cpuSnapshot: (() => CpuUse) | undefined = undefined,
   ) =>
     runLoad({ concurrency: options.concurrency, durationMs, task, ...(cpuSnapshot ? { cpuSnapshot } : {}) });
-  await run(direct, options.warmupMs);
-  const directResult = await run(direct, options.durationMs, options.cpuSnapshot);
-  await run(viaService, options.warmupMs);
-  const serviceResult = await run(viaService, options.durationMs, options.cpuSnapshot);
-  let proxyResult: LoadResult | undefined;
   const proxy = options.minimalProxy;
-  if (proxy) {
-    const viaProxy = async (): Promise<Outcome> => {
-      const answer = await http.post(proxy.url, viewBody);
-      if (answer.status !== 200 || !Array.isArray(JSON.parse(answer.text))) {
-        return { ok: false, reason: failureReason(answer.status, answer.text) };
-      }
-      return { ok: true };
-    };
-    await run(viaProxy, options.warmupMs);
-    proxyResult = await run(viaProxy, options.durationMs, proxy.cpuSnapshot);
+  const viaProxy = async (): Promise<Outcome> => {
+    const answer = await http.post(proxy?.url as string, viewBody);
+    if (answer.status !== 200 || !Array.isArray(JSON.parse(answer.text))) {
+      return { ok: false, reason: failureReason(answer.status, answer.text) };
+    }
+    return { ok: true };
+  };
+  await run(direct, options.warmupMs);
+  await run(viaService, options.warmupMs);
+  if (proxy) await run(viaProxy, options.warmupMs);
+  // The three sides take turns in short rounds rather than one long stretch each: what the other
+  // tenants of a 2-core box do changes by the minute, and a side measured alone in a bad minute made
+  // the service-to-proxy ratio swing by ±30 % between runs. Interleaved, all three share each minute.
+  const rounds = { direct: [] as LoadResult[], service: [] as LoadResult[], proxy: [] as LoadResult[] };
+  const roundMs = options.durationMs / VIEW_ROUNDS;
+  for (let round = 0; round < VIEW_ROUNDS; round++) {
+    rounds.direct.push(await run(direct, roundMs, options.cpuSnapshot));
+    rounds.service.push(await run(viaService, roundMs, options.cpuSnapshot));
+    if (proxy) rounds.proxy.push(await run(viaProxy, roundMs, proxy.cpuSnapshot));
   }
-  return { service: serviceResult, direct: directResult, minimalProxy: proxyResult };
+  return {
+    service: mergeRounds(rounds.service),
+    direct: mergeRounds(rounds.direct),
+    minimalProxy: proxy ? mergeRounds(rounds.proxy) : undefined,
+  };
+}
+
+/** Rounds of each side in the views bench; `durationMs` is split between them. */
+export const VIEW_ROUNDS = 5;
+
+/** One result for several rounds of the same load: counts and times add up, CPU is per request over all. */
+export function mergeRounds(results: LoadResult[]): LoadResult {
+  const merged: LoadResult = { ok: 0, failed: 0, elapsedMs: 0, latencies: [], failures: new Map() };
+  const cpuTotal: Partial<Record<keyof CpuUse, number>> = {};
+  for (const result of results) {
+    merged.ok += result.ok;
+    merged.failed += result.failed;
+    merged.elapsedMs += result.elapsedMs;
+    for (const latency of result.latencies) merged.latencies.push(latency);
+    for (const [reason, count] of result.failures)
+      merged.failures.set(reason, (merged.failures.get(reason) ?? 0) + count);
+    if (!result.cpu) continue;
+    for (const [group, micros] of Object.entries(result.cpu) as Array<[keyof CpuUse, number]>)
+      cpuTotal[group] = (cpuTotal[group] ?? 0) + micros * result.ok;
+  }
+  if (Object.keys(cpuTotal).length > 0) {
+    const cpu = {} as CpuUse;
+    for (const [group, total] of Object.entries(cpuTotal) as Array<[keyof CpuUse, number]>)
+      cpu[group] = merged.ok > 0 ? total / merged.ok : 0;
+    merged.cpu = cpu;
+  }
+  return merged;
 }
