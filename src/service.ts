@@ -122,7 +122,8 @@ export async function startService(config: Config): Promise<RunningService> {
         onLog: (line) => app.log.warn({ component: 'devnet' }, line),
       });
       cleanups.push(() => (devnet as AnvilDevnet).stop());
-      const devnetClient = devnetNetwork(devnet.rpcUrl);
+      const { snapshots } = devnet;
+      const devnetClient = devnetNetwork(devnet.rpcUrl, () => snapshots?.markDirty());
       networks.push(devnetClient);
       readiness.set('devnet', 'up');
       readiness.addProbe({ name: 'devnet', embedded: true, check: () => devnetClient.client.getChainId() });

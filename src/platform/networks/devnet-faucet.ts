@@ -19,6 +19,7 @@ export async function fundFromFaucet(
     method: 'anvil_setBalance' as never,
     params: [address, numberToHex(amountWei)] as never,
   });
+  network.afterStateChange?.();
   return true;
 }
 

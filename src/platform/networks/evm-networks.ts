@@ -21,6 +21,11 @@ export type EvmNetwork = {
   faucet: string | null;
   /** Funds new accounts with the node's `anvil_setBalance`; only the devnet has it. */
   hasDevnetFaucet: boolean;
+  /**
+   * Called after the service changed the node's state outside a transaction (the faucet): the
+   * devnet's snapshots save only what blocks show them otherwise.
+   */
+  afterStateChange?: () => void;
   confirmations: number;
   /** Ceiling for fee bumps of stuck transactions, in wei per gas; undefined = none. */
   maxFeePerGasWei: bigint | undefined;
@@ -52,8 +57,9 @@ function makeNetwork(fields: Omit<EvmNetwork, 'chain' | 'client'>): EvmNetwork {
 /** The devnet is our own anvil, which takes batches of any size; 50 keeps one answer small. */
 export const DEVNET_RPC_BATCH_SIZE = 50;
 
-export function devnetNetwork(rpcUrl: string): EvmNetwork {
+export function devnetNetwork(rpcUrl: string, afterStateChange?: () => void): EvmNetwork {
   return makeNetwork({
+    ...(afterStateChange ? { afterStateChange } : {}),
     chainId: DEVNET_CHAIN_ID,
     name: 'chaingate devnet (anvil)',
     symbol: 'ETH',

@@ -6,8 +6,7 @@ import type { ContractSpec } from '../spec/contract-spec.ts';
 import { decodeLedgerOutcome } from './receipt.ts';
 import type { RecordWatch } from './record-watch.ts';
 import {
-  listOpenTransactions,
-  listUncertainTransactions,
+  listTrackedTransactions,
   markFinished,
   maxFinishedLedger,
   reopenAfterLedger,
@@ -58,10 +57,7 @@ export class StellarTracker {
   async tick(): Promise<void> {
     const first = !this.#recovered;
     if (first) await this.#recoverFromNetworkRollback();
-    const rows = [
-      ...(await listOpenTransactions(this.context.db, this.network.networkId)),
-      ...(await listUncertainTransactions(this.context.db, this.network.networkId)),
-    ];
+    const rows = await listTrackedTransactions(this.context.db, this.network.networkId);
     if (rows.length === 0) {
       this.#lookedUpAt.clear();
       return;

@@ -123,14 +123,21 @@ export async function markRefused(
 export const UNCERTAIN_CODE = 'CG_ERR_STELLAR_UNREACHABLE';
 
 /** Records given up after a submission without answer, whose envelopes may still land. */
-export async function listUncertainTransactions(
+/**
+ * What the tracker follows, in one statement (it runs every tick): the open records, by application
+ * and sequence, then the ones whose submission went unanswered while their envelope may still land.
+ */
+export async function listTrackedTransactions(
   db: Queryable,
   networkId: number,
 ): Promise<StellarTransactionRow[]> {
   return db.query<StellarTransactionRow>(
     `SELECT * FROM stellar_transactions
-     WHERE network_id = $1 AND state = 'error' AND error_code = $2 AND submit_count > 0
-       AND valid_until > now() - interval '1 minute'`,
+     WHERE network_id = $1
+       AND ((state IN ('signed', 'pending') AND sequence IS NOT NULL)
+         OR (state = 'error' AND error_code = $2 AND submit_count > 0
+             AND valid_until > now() - interval '1 minute'))
+     ORDER BY state = 'error', application_id, sequence`,
     [networkId, UNCERTAIN_CODE],
   );
 }

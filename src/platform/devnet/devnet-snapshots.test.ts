@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { type AnvilInstance, startAnvil } from '../../../test/support/anvil.ts';
+import { DevnetSnapshots } from './devnet-snapshots.ts';
+
+// anvil's first dev account, unlocked: eth_sendTransaction needs no key.
+const DEV_ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const OTHER_ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+let anvil: AnvilInstance;
+let stateDir: string;
+const running: DevnetSnapshots[] = [];
+
+beforeAll(async () => {
+  anvil = await startAnvil({ blockTime: 0.3 });
+  stateDir = mkdtempSync(join(tmpdir(), 'chaingate-snapshots-'));
+});
+
+afterEach(async () => {
+  for (const snapshots of running.splice(0)) await snapshots.stop().catch(() => {});
+});
+
+afterAll(async () => {
+  await anvil?.stop();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
+  const response = await fetch(anvil.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const answer = (await response.json()) as { result?: unknown; error?: { message: string } };
+  if (answer.error) throw new Error(answer.error.message);
+  return answer.result;
+}
+
+const blockNumber = async () => Number(await rpc('eth_blockNumber'));
+
+function startSnapshots(options: { quietIntervalMs?: number } = {}): DevnetSnapshots {
+  const snapshots = new DevnetSnapshots({ rpcUrl: anvil.rpcUrl, stateDir, minIntervalMs: 300, ...options });
+  running.push(snapshots);
+  snapshots.start();
+  return snapshots;
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let waited = 0; waited < 15_000; waited += 50) {
+    if (await condition()) return;
+    await sleep(50);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Waits until the chain grew by `blocks` blocks, and returns how many dumps happened meanwhile. */
+async function dumpsWhileBlocksPass(snapshots: DevnetSnapshots, blocks: number): Promise<number> {
+  const before = snapshots.dumps;
+  const from = await blockNumber();
+  await until(async () => (await blockNumber()) >= from + blocks, `${blocks} blocks`);
+  // One more look after the last of those blocks, so a dump it would cause has happened.
+  await sleep(700);
+  return snapshots.dumps - before;
+}
+
+it('saves on its first look, then not for blocks without transactions', async () => {
+  const snapshots = startSnapshots();
+  await until(() => snapshots.dumps === 1, 'the first dump');
+  expect(await dumpsWhileBlocksPass(snapshots, 6)).toBe(0);
+});
+
+it('saves soon after a block with a transaction', async () => {
+  const snapshots = startSnapshots();
+  await until(() => snapshots.dumps === 1, 'the first dump');
+  await rpc('eth_sendTransaction', [{ from: DEV_ACCOUNT, to: OTHER_ACCOUNT, value: '0x1' }]);
+  await until(() => snapshots.dumps === 2, 'a dump after the transaction');
+  expect(await dumpsWhileBlocksPass(snapshots, 4)).toBe(0);
+});
+
+it('saves a state change announced with markDirty, though no block shows it', async () => {
+  const snapshots = startSnapshots();
+  await until(() => snapshots.dumps === 1, 'the first dump');
+  await rpc('anvil_setBalance', [OTHER_ACCOUNT, '0x1234']);
+  snapshots.markDirty();
+  await until(() => snapshots.dumps === 2, 'a dump after markDirty');
+});
+
+it('saves when the chain went back (a revert), not only when it grew', async () => {
+  const snapshot = await rpc('evm_snapshot');
+  await until(async () => (await blockNumber()) >= 3, 'a few blocks');
+  const snapshots = startSnapshots();
+  await until(() => snapshots.dumps === 1, 'the first dump');
+  // Blocks without transactions after the snapshot point: reverting drops them.
+  const from = await blockNumber();
+  await until(async () => (await blockNumber()) >= from + 2, 'blocks past the snapshot point');
+  expect(await dumpsWhileBlocksPass(snapshots, 1)).toBe(0);
+  await rpc('evm_revert', [snapshot]);
+  await until(() => snapshots.dumps === 2, 'a dump after the revert');
+});
+
+it('saves blocks without transactions too, once the quiet interval passed', async () => {
+  const snapshots = startSnapshots({ quietIntervalMs: 1_000 });
+  await until(() => snapshots.dumps === 1, 'the first dump');
+  await until(() => snapshots.dumps === 2, 'a dump of empty blocks after the quiet interval');
+});
