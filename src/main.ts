@@ -1,4 +1,5 @@
 import { loadConfig } from './platform/config/config.ts';
+import { keepTickObjectShape } from './platform/scheduling/tick-object-shape.ts';
 import { startService } from './service.ts';
 
 function describe(error: unknown): string {
@@ -11,6 +12,7 @@ function describe(error: unknown): string {
 }
 
 async function main(): Promise<void> {
+  await keepTickObjectShape();
   const config = loadConfig();
   const service = await startService(config);
   let stopping = false;
