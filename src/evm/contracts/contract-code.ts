@@ -10,16 +10,16 @@ const withCode = new Set<string>();
 
 export type ContractPresence = 'deployed' | 'pending';
 
-/**
- * A call needs code at its address: else it would be mined as a plain call to an empty account,
- * "confirmed" and doing nothing. A contract this service is still deploying counts too (the deploy
- * holds an earlier nonce of the same store, so it is mined first), answered as `pending`.
- */
 /** Whether `address` (checksummed) is known to hold code on the network: `ensureContract` without a promise. */
 export function knownContract(chainId: number, address: Address): boolean {
   return withCode.has(`${chainId}:${address.toLowerCase()}`);
 }
 
+/**
+ * A call needs code at its address: else it would be mined as a plain call to an empty account,
+ * "confirmed" and doing nothing. A contract this service is still deploying counts too (the deploy
+ * holds an earlier nonce of the same store, so it is mined first), answered as `pending`.
+ */
 export async function ensureContract(
   db: Queryable,
   network: EvmNetwork,

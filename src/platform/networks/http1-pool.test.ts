@@ -160,6 +160,7 @@ describe('Http1Pool', () => {
     const error = await pool.post('{}', 200).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Http1Error);
     expect((error as Http1Error).message).toMatch(/no answer within 200 ms/);
+    expect((error as Http1Error).timedOut).toBe(true);
     expect((error as Http1Error).retryable).toBe(false);
   });
 

@@ -1,12 +1,16 @@
 import { type Socket, connect as tcpConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 
-/** A failure to get an answer from the server; `retryable` when a reused connection was closed under us. */
+/**
+ * A failure to get an answer from the server: `retryable` when a reused connection was closed under
+ * us, `timedOut` when the deadline passed.
+ */
 export class Http1Error extends Error {
   override name = 'Http1Error';
   constructor(
     message: string,
     readonly retryable = false,
+    readonly timedOut = false,
   ) {
     super(message);
   }
@@ -216,7 +220,7 @@ export class Http1Pool {
     connection.received = 0;
     connection.bodyStart = -1;
     connection.deadline = setTimeout(
-      () => this.#fail(connection, new Http1Error(`no answer within ${waiter.timeoutMs} ms`)),
+      () => this.#fail(connection, new Http1Error(`no answer within ${waiter.timeoutMs} ms`, false, true)),
       waiter.timeoutMs,
     );
     socket.write(`${this.#head}${Buffer.byteLength(waiter.body)}\r\n\r\n${waiter.body}`);

@@ -71,11 +71,10 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
         throw error;
       });
     } catch (error) {
-      const message = (error as Error).message;
       throw new RpcTransportError(
-        /^no answer within/.test(message)
+        (error as Http1Error).timedOut
           ? `node did not answer within ${timeoutMs} ms`
-          : `node request failed: ${message}`,
+          : `node request failed: ${(error as Error).message}`,
       );
     }
     try {

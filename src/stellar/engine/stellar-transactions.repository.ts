@@ -122,7 +122,6 @@ export async function markRefused(
 /** A sent transaction the network did not answer for: error, yet it may land until its envelope expires. */
 export const UNCERTAIN_CODE = 'CG_ERR_STELLAR_UNREACHABLE';
 
-/** Records given up after a submission without answer, whose envelopes may still land. */
 /**
  * What the tracker follows, in one statement (it runs every tick): the open records, by application
  * and sequence, then the ones whose submission went unanswered while their envelope may still land.
