@@ -259,11 +259,11 @@ describe('invocation', () => {
       ['e_bool', true, true],
       ['e_u32', '7', 7],
       ['e_i32', -7, -7],
-      ['e_u64', '18446744073709551615', '18446744073709551615'],
+      ['e_u64', '18446744073709551615', 18446744073709551615n],
       ['e_i64', -5, -5],
-      ['e_u128', '340282366920938463463374607431768211455', '340282366920938463463374607431768211455'],
-      ['e_i128', '-170141183460469231731687303715884105728', '-170141183460469231731687303715884105728'],
-      ['e_u256', String(2n ** 256n - 1n), String(2n ** 256n - 1n)],
+      ['e_u128', '340282366920938463463374607431768211455', 340282366920938463463374607431768211455n],
+      ['e_i128', '-170141183460469231731687303715884105728', -170141183460469231731687303715884105728n],
+      ['e_u256', String(2n ** 256n - 1n), 2n ** 256n - 1n],
       ['e_i256', '-5', -5],
       ['e_time', 1_700_000_000, 1_700_000_000],
       ['e_dur', 60, 60],
@@ -295,10 +295,13 @@ describe('invocation', () => {
       expect(info.receipt.return_value).toBe(expected !== null);
     }
     const pair = await invokeAndWait(call, contract, 'pair', [1, '12345678901234567890']);
-    expect(pair.receipt.result).toBe('12345678901234567890');
+    expect(pair.receipt.result).toBe(12345678901234567890n);
+    // Read again once the record is finished: the receipt comes from the store, still with every digit.
+    const stored = await call('GET', `/stellar/v1/transaction/${pair.txHash}/info?network=${LOCAL}`);
+    expect(stored.text).toContain('"result":12345678901234567890,');
     expect(pair.transaction.operations[0]).toMatchObject({
       method: 'pair',
-      args: [1, '12345678901234567890'],
+      args: [1, 12345678901234567890n],
     });
   });
 

@@ -6,8 +6,8 @@ import {
   type Hex,
   toFunctionSelector,
 } from 'viem';
+import type { JsonValue } from '../../platform/json/json-value.ts';
 import { canonicalSignature, canonicalType } from './canonical-type.ts';
-import type { JsonValue } from './json-value.ts';
 import { resolveConstructor } from './resolve-function.ts';
 import { toJsonValue } from './to-json-value.ts';
 

@@ -7,7 +7,7 @@ import {
   isAddress,
   toEventSelector,
 } from 'viem';
-import type { JsonValue } from './json-value.ts';
+import type { JsonValue } from '../../platform/json/json-value.ts';
 import { toJsonValue } from './to-json-value.ts';
 
 export type RawLog = { address: Hex; topics: Hex[]; data: Hex };

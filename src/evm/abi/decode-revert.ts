@@ -1,7 +1,7 @@
 import { type Abi, decodeAbiParameters, type Hex, isHex, toFunctionSelector } from 'viem';
-import { stringifyLosslessJson } from '../../platform/http/lossless-json.ts';
+import type { JsonValue } from '../../platform/json/json-value.ts';
+import { stringifyLosslessJson } from '../../platform/json/lossless-json.ts';
 import { canonicalSignature } from './canonical-type.ts';
-import type { JsonValue } from './json-value.ts';
 import { toJsonValue } from './to-json-value.ts';
 
 // viem does not re-export abitype's AbiError.

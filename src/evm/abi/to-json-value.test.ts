@@ -11,7 +11,7 @@ describe('toJsonValue', () => {
     expect(toJsonValue(0n)).toBe(0);
   });
 
-  it('turns unsafe integer numbers into decimal strings', () => {
+  it('turns unsafe integer numbers into bigints', () => {
     expect(toJsonValue(12)).toBe(12);
     expect(toJsonValue(2 ** 60)).toBe(1152921504606846976n);
   });

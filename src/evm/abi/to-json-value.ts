@@ -1,6 +1,6 @@
 import { type AbiFunction, bytesToHex, type Hex } from 'viem';
+import type { JsonValue } from '../../platform/json/json-value.ts';
 import { decodeFunctionOutputs } from './function-call.ts';
-import type { JsonValue } from './json-value.ts';
 
 const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
 

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
+import type { JsonValue } from '../../platform/json/json-value.ts';
 import { decodeRevertReason, revertDataFromError } from '../abi/decode-revert.ts';
-import type { JsonValue } from '../abi/json-value.ts';
 import { decodeViewResult } from '../abi/to-json-value.ts';
 import { standardAbis } from '../contract-library/standard-abis.ts';
 import { type ContractCallRequest, checksumAddress, encodeContractCall } from './encode-contract-call.ts';

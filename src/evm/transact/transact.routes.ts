@@ -127,7 +127,7 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
         tags,
         summary: 'Query a view function: answers a JSON array of the return values, in order',
         description:
-          'Integers within ±(2^53−1) are JSON numbers, larger ones decimal strings; addresses checksummed; bytes 0x-hex; ' +
+          'Integers are JSON number literals with all their digits (beyond 2^53 too: parse losslessly); addresses checksummed; bytes 0x-hex; ' +
           'structs are objects with their field names. A revert answers 400 with the decoded reason.',
         response: {
           200: Type.Array(Type.Unknown()),

@@ -1,11 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, types } from '@electric-sql/pglite';
+import { parseStoredJson } from '../json/lossless-json.ts';
 import type { Database, Queryable } from './database.ts';
 
-// Same decoding as the `pg` driver: int8 and numeric as strings, so no precision is lost silently.
+// Same decoding as the `pg` driver: int8 and numeric as strings, json with bigints, so no precision
+// is lost silently.
 const parsers = {
   [types.INT8]: (value: string) => value,
   [types.NUMERIC]: (value: string) => value,
+  [types.JSON]: parseStoredJson,
+  [types.JSONB]: parseStoredJson,
 };
 
 /** Embedded PostgreSQL (PGlite) persisted under `directory`. */

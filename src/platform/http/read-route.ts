@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import { ChaingateError, quote } from '../errors/chaingate-error.ts';
-import { parseLosslessJson } from './lossless-json.ts';
+import { parseLosslessJson } from '../json/lossless-json.ts';
 import { JSON_BODY_LIMIT, normalizeInput, parseJsonBody } from './request-input.ts';
 import { compileInputValidators } from './schema-compilers.ts';
 import { type ValidationIssue, validationMessage } from './validation-message.ts';

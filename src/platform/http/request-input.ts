@@ -1,6 +1,6 @@
 import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
 import { ChaingateError } from '../errors/chaingate-error.ts';
-import { JsonSyntaxError, parseLosslessJson } from './lossless-json.ts';
+import { JsonSyntaxError, parseLosslessJson } from '../json/lossless-json.ts';
 
 /** Largest JSON body any endpoint reads (multipart uploads have their own limits). */
 export const JSON_BODY_LIMIT = 1024 * 1024;

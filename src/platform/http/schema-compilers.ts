@@ -2,7 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import fastJson from 'fast-json-stringify';
 import type { FastifyInstance, FastifySchema } from 'fastify';
-import { stringifyLosslessJson } from './lossless-json.ts';
+import { stringifyLosslessJson } from '../json/lossless-json.ts';
 
 const sharedOptions = {
   removeAdditional: false,

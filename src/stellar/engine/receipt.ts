@@ -1,6 +1,7 @@
 import { Address, type rpc, type xdr } from '@stellar/stellar-sdk';
+import type { JsonValue } from '../../platform/json/json-value.ts';
 import type { ContractSpec } from '../spec/contract-spec.ts';
-import { type JsonValue, scErrorJson, scValToJson } from '../spec/scval-to-json.ts';
+import { scErrorJson, scValToJson } from '../spec/scval-to-json.ts';
 
 export type ContractEventJson = { contract: string | null; topics: JsonValue[]; data: JsonValue };
 

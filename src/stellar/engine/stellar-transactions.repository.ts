@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts';
+import { stringifyLosslessJson } from '../../platform/json/lossless-json.ts';
 import type { SignedEnvelope } from './prepared-transaction.ts';
 import type { StellarTransactionKind, StellarTransactionRow } from './transaction-record.ts';
 
@@ -160,7 +161,7 @@ export async function markFinished(db: Queryable, id: string, fields: FinishedFi
       fields.state,
       fields.ledger,
       fields.feeCharged.toString(),
-      JSON.stringify(fields.receipt),
+      stringifyLosslessJson(fields.receipt),
       fields.error?.code ?? null,
       fields.error?.message ?? null,
       UNCERTAIN_CODE,

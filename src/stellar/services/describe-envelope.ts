@@ -6,8 +6,9 @@ import {
   TransactionBuilder,
   type xdr,
 } from '@stellar/stellar-sdk';
+import type { JsonValue } from '../../platform/json/json-value.ts';
 import type { ContractSpec } from '../spec/contract-spec.ts';
-import { type JsonValue, scValToJson } from '../spec/scval-to-json.ts';
+import { scValToJson } from '../spec/scval-to-json.ts';
 
 export type TransactionPart = {
   source_account: string;

@@ -1,13 +1,13 @@
 import { Address, scValToBigInt, type xdr } from '@stellar/stellar-sdk';
+import type { JsonValue } from '../../platform/json/json-value.ts';
 import { type ContractSpec, text } from './contract-spec.ts';
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+const minSafe = BigInt(Number.MIN_SAFE_INTEGER);
+const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** Integers within ±(2^53 − 1) as JSON numbers, larger ones as decimal strings (as the EVM views do). */
-function integerJson(value: bigint): number | string {
-  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
-    ? Number(value)
-    : value.toString();
+/** Integers within ±(2^53 − 1) as numbers, larger ones as bigints (number literals on the wire). */
+function integerJson(value: bigint): number | bigint {
+  return value >= minSafe && value <= maxSafe ? Number(value) : value;
 }
 
 /** A Soroban error as JSON: `{ type, code }`, with the contract's own name for a contract error. */

@@ -1,3 +1,4 @@
+import { parseStoredJson } from '../../../src/platform/json/lossless-json.ts';
 import { type ApiAnswer, type apiClient, postForm } from '../../support/api-client.ts';
 
 export const LOCAL = 100_000_003;
@@ -36,7 +37,8 @@ export async function waitForStellar(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const answer = await call('GET', `/stellar/v1/transaction/${txHash}/info?network=${network}`);
-    if (answer.status === 200 && answer.body.status !== 'PENDING') return answer.body;
+    // Parsed again losslessly: integers beyond 2^53 are number literals with every digit (bigints here).
+    if (answer.status === 200 && answer.body.status !== 'PENDING') return parseStoredJson(answer.text);
     if (Date.now() > deadline)
       throw new Error(
         `transaction ${txHash} still ${answer.status} ${answer.text.slice(0, 200)} after ${timeoutMs} ms`,

@@ -11,7 +11,8 @@
  *   integer field refuses it (400, never rounded) and a decimal field can read it exactly.
  *
  * Bodies whose number literals are all short plain integers or plain fractions (nearly every
- * request) take `JSON.parse`'s fast path; only the others are parsed here.
+ * request) take `JSON.parse`'s fast path; only the others are parsed here. `parseStoredJson` is the
+ * same parser for JSON we stored ourselves, with bigints for long integers.
  */
 
 const numberOrString = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
@@ -37,18 +38,21 @@ export class JsonSyntaxError extends Error {
   override name = 'JsonSyntaxError';
 }
 
-/** Parses a number literal's source the way the module comment says. */
-function numberValue(source: string): number | string {
+/** Parses a number literal's source the way the module comment says, or to a bigint for stored JSON. */
+function numberValue(source: string, bigIntegers: boolean): number | string | bigint {
   if (!/[.eE]/.test(source)) {
     const value = Number(source);
-    return Number.isSafeInteger(value) ? value : source.replace(/^(-?)0+(?=\d)/, '$1');
+    if (Number.isSafeInteger(value)) return value;
+    return bigIntegers ? BigInt(source) : source.replace(/^(-?)0+(?=\d)/, '$1');
   }
   const value = Number(source);
+  // Stored JSON was written by us: a fraction or exponent there was a number.
+  if (bigIntegers) return value;
   return Number.isFinite(value) && !Number.isInteger(value) ? value : source;
 }
 
 /** A small recursive-descent JSON parser (RFC 8259) with the number rule above. */
-function parseSlow(text: string): unknown {
+function parseSlow(text: string, bigIntegers = false): unknown {
   let at = 0;
   const fail = (what: string): never => {
     throw new JsonSyntaxError(`${what} at position ${at}`);
@@ -98,11 +102,11 @@ function parseSlow(text: string): unknown {
     }
     return fail('unterminated string');
   };
-  const number = (): number | string => {
+  const number = (): number | string | bigint => {
     const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(at, at + 400));
     if (!match) return fail('bad number');
     at += match[0].length;
-    return numberValue(match[0]);
+    return numberValue(match[0], bigIntegers);
   };
   const value = (depth: number): unknown => {
     if (depth > 512) fail('nesting too deep');
@@ -188,6 +192,15 @@ export function parseLosslessJson(text: string): unknown {
     }
   }
   return parseSlow(text);
+}
+
+/**
+ * Parses JSON this service wrote itself (a `jsonb` column): an integer beyond ±(2^53 − 1) becomes a
+ * bigint, so a stored response part (a Stellar receipt's return value) is answered with every digit
+ * again. The drivers' own `JSON.parse` would round it.
+ */
+export function parseStoredJson(text: string): unknown {
+  return hasRiskyNumber(text) ? parseSlow(text, true) : JSON.parse(text);
 }
 
 /**
