@@ -2,6 +2,7 @@ import { type Abi, type Address, decodeFunctionResult, encodeFunctionData, type 
 import { decodeRevertReason, type RevertReason, revertDataFromError } from '../evm/abi/decode-revert.ts';
 import { standardAbis } from '../evm/contract-library/standard-abis.ts';
 import type { EvmNetwork } from '../platform/networks/evm-networks.ts';
+import { executionFailureMessage } from '../platform/networks/node-failure.ts';
 
 export type ReadTokenParameters = {
   address: Address;
@@ -23,8 +24,9 @@ export type ReadTokenReturnType<T> =
   /** Data that is not the function's outputs: another kind of contract. */
   | { kind: 'undecodable' };
 
+/** A revert, or the EVM stopping the call (out of gas, an invalid opcode): the contract's answer. */
 function isRevert(error: unknown, data: Hex | undefined): boolean {
-  if (data !== undefined) return true;
+  if (data !== undefined || executionFailureMessage(error) !== undefined) return true;
   let current: unknown = error;
   for (let depth = 0; current && depth < 16; depth++) {
     const message = `${(current as { details?: string }).details ?? ''} ${(current as Error).message ?? ''}`;

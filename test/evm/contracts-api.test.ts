@@ -152,6 +152,31 @@ describe('deploy, send and view', () => {
     expect(records.body.info).toEqual([expect.objectContaining({ status: 'error', txHash: null })]);
   });
 
+  it('answers 400 when a view fails in the EVM without reverting (out of gas, invalid opcode), never 500', async () => {
+    // Code that loops until the gas runs out, and code that is the INVALID opcode (an old assert).
+    const failing = {
+      '0x00000000000000000000000000000000000f100b': '0x5b600056',
+      '0x00000000000000000000000000000000000f100c': '0xfe',
+    };
+    for (const [address, code] of Object.entries(failing)) {
+      await fetch(service.credentials.devnetRpcUrl as string, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setCode', params: [address, code] }),
+      });
+      const view = await call('POST', '/core/v1/evm/transact/view', {
+        contractAddress: address,
+        contractSpecsId: specs.ERC20,
+        blockchainNetwork: 31337,
+        method: 'balanceOf',
+        params: [recipient],
+      });
+      expect(view.status, view.text).toBe(400);
+      expect(view.body.code).toBe('ERROR_EXECUTION_REVERTED');
+      expect(view.body.message).toMatch(/^execution failed: .*(OutOfGas|InvalidFEOpcode)/);
+    }
+  });
+
   it('answers 400 when gasLimit is below the estimate', async () => {
     const sent = await call('POST', '/core/v1/evm/transact/mutable', {
       contractAddress: token,

@@ -173,6 +173,38 @@ describe('ERC-20 table', () => {
     expect(records.body.info).toEqual([expect.objectContaining({ status: 'error', txHash: null })]);
   });
 
+  it('answers 400, never 500, when the token contract fails in the EVM without reverting (out of gas)', async () => {
+    // Another application's token: this one's contract list is counted below.
+    const other = apiClient(service.url, await otherApplication(service));
+    const deploy = await confirmed(other, '/erc/v1/erc20/deploy', {
+      name: 'Loop',
+      symbol: 'LOOP',
+      alias: 'loop',
+      initialSupply: 1,
+      network: 31337,
+    });
+    const looping = deploy.body.contractAddress as string;
+    // The code becomes a loop that runs until the call's gas is gone.
+    await fetch(service.credentials.devnetRpcUrl as string, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'anvil_setCode',
+        params: [looping, '0x5b600056'],
+      }),
+    });
+    const balance = await other('POST', '/erc/v1/erc20/balanceOf', {
+      contractAddress: looping,
+      network: 31337,
+      address: owner,
+    });
+    expect(balance.status, balance.text).toBe(400);
+    expect(balance.body.code).toBe('ERROR_EXECUTION_REVERTED');
+    expect(balance.body.message).toBe('balanceOf reverted');
+  });
+
   it('answers 400 on a contract of another kind and on an address with no code', async () => {
     const nft = await confirmed(call, '/erc/v1/erc721/deploy', {
       name: 'Art',

@@ -50,7 +50,6 @@ export async function encodeContractCall(
   const { db } = context.platform;
   const network = networkFor(context.platform, request.application, request.chainId);
   const contractAddress = checksumAddress(request.contractAddress, 'contractAddress');
-  // Cache hits (nearly every call) are taken without a promise.
   const { spec, abi } =
     cachedContractAbi(request.application.id, network.chainId, contractAddress, request.contractSpecsId) ??
     (await resolveContractAbi(
@@ -60,13 +59,45 @@ export async function encodeContractCall(
       contractAddress,
       request.contractSpecsId,
     ));
+  // The params are checked before the node is asked whether a contract is there.
+  const call = encodeWith(network, contractAddress, spec, abi, request);
+  if (!knownContract(network.chainId, contractAddress)) {
+    call.presence = await ensureContract(db, network, contractAddress);
+  }
+  return call;
+}
+
+/**
+ * The same from the caches alone, without a promise (a view's hot path): undefined while the ABI or
+ * the contract's presence is not cached yet. Throws what `encodeContractCall` rejects with.
+ */
+export function encodeCachedContractCall(
+  context: EvmContext,
+  request: ContractCallRequest,
+): EncodedContractCall | undefined {
+  const network = networkFor(context.platform, request.application, request.chainId);
+  const contractAddress = checksumAddress(request.contractAddress, 'contractAddress');
+  const cached = cachedContractAbi(
+    request.application.id,
+    network.chainId,
+    contractAddress,
+    request.contractSpecsId,
+  );
+  if (!cached || !knownContract(network.chainId, contractAddress)) return undefined;
+  return encodeWith(network, contractAddress, cached.spec, cached.abi, request);
+}
+
+function encodeWith(
+  network: EvmNetwork,
+  contractAddress: Address,
+  spec: ContractSpecRow,
+  abi: Abi,
+  request: ContractCallRequest,
+): EncodedContractCall {
   const fn = resolveFunction(abi, request.method, request.params.length);
   const args = coerceParams(fn.inputs, request.params, 'params', fn.name);
   const data = encodeFunctionCall(fn, args as readonly unknown[]);
-  const presence = knownContract(network.chainId, contractAddress)
-    ? 'deployed'
-    : await ensureContract(db, network, contractAddress);
-  return { network, contractAddress, spec, abi, fn, data, presence };
+  return { network, contractAddress, spec, abi, fn, data, presence: 'deployed' };
 }
 
 export type EncodedDeploy = { network: EvmNetwork; spec: ContractSpecRow; abi: Abi; data: Hex };

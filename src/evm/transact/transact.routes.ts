@@ -128,14 +128,15 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
         summary: 'Query a view function: answers a JSON array of the return values, in order',
         description:
           'Integers are JSON number literals with all their digits (beyond 2^53 too: parse losslessly); addresses checksummed; bytes 0x-hex; ' +
-          'structs are objects with their field names. A revert answers 400 with the decoded reason.',
+          'structs are objects with their field names. A revert answers 400 ERROR_EXECUTION_REVERTED with the decoded reason, and so does a call the EVM stops (out of gas, an invalid opcode: `execution failed: …`).',
         response: {
           200: Type.Array(Type.Unknown()),
           ...errorResponses([...callCodes, 'ERROR_EXECUTION_REVERTED', 'CG_ERR_UNDECODABLE_RESULT']),
         },
       },
     },
-    async (input, request) =>
+    // Not async: the handler hands on callView's promise instead of wrapping it in another.
+    (input, request) =>
       callView(app.evm, {
         application: applicationOf(request),
         chainId: input.blockchainNetwork,

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { ChaingateError, quote } from '../errors/chaingate-error.ts';
 import { type ErrorCode, errorCodes } from '../errors/codes.ts';
-import { isNodeTransportFailure } from '../networks/node-failure.ts';
+import { isNodeTransportFailure, nodeRpcError } from '../networks/node-failure.ts';
 import { type ValidationIssue, validationMessage } from './validation-message.ts';
 
 type ErrorAnswer = { code: ErrorCode; message: string };
@@ -42,6 +42,15 @@ function toErrorAnswer(error: unknown): ErrorAnswer {
   if (error instanceof ChaingateError) return { code: error.code, message: error.shortMessage };
   if (isNodeTransportFailure(error)) {
     return { code: 'ERROR_NODE_UNREACHABLE', message: 'the network node did not answer in time' };
+  }
+  // The node answered with an error no service turned into a code of its own: its failure, not the
+  // request's (a provider's rate limit, a pruned block).
+  const nodeError = nodeRpcError(error);
+  if (nodeError) {
+    return {
+      code: 'CG_ERR_DEPENDENCY',
+      message: `the network node answered an error: ${quote(nodeError.message)}`,
+    };
   }
   const fastifyError = error as FastifyError & { code?: string };
   if (fastifyError?.validation) {

@@ -36,9 +36,15 @@ export type EvmNetwork = {
   rpcTimeoutMs: number;
   chain: Chain;
   client: PublicClient;
+  /**
+   * One JSON-RPC call through the transport itself, without viem's request wrapper (dedupe, retry
+   * loop, error classes), which is several promises per call: the hot path of views. It fails with
+   * the transport's errors: `JsonRpcError` (the node's code and data) or `RpcTransportError`.
+   */
+  rpc: (method: string, params: readonly unknown[]) => Promise<unknown>;
 };
 
-function makeNetwork(fields: Omit<EvmNetwork, 'chain' | 'client'>): EvmNetwork {
+function makeNetwork(fields: Omit<EvmNetwork, 'chain' | 'client' | 'rpc'>): EvmNetwork {
   const chain = defineChain({
     id: fields.chainId,
     name: fields.name,
@@ -51,7 +57,13 @@ function makeNetwork(fields: Omit<EvmNetwork, 'chain' | 'client'>): EvmNetwork {
   );
   const transport = transports.length === 1 ? (transports[0] as Transport) : fallback(transports);
   const client = createPublicClient({ chain, transport, pollingInterval: 250 }) as PublicClient;
-  return { ...fields, chain, client };
+  // `client.transport.request` is the transport's own request (viem wraps only `client.request`).
+  const request = client.transport.request as (call: {
+    method: string;
+    params: readonly unknown[];
+  }) => Promise<unknown>;
+  const rpc = (method: string, params: readonly unknown[]) => request({ method, params });
+  return { ...fields, chain, client, rpc };
 }
 
 /** The devnet is our own anvil, which takes batches of any size; 50 keeps one answer small. */

@@ -11,7 +11,10 @@ type Relay = { url: string; bodies: unknown[]; close(): Promise<void> };
  * A JSON-RPC relay in front of anvil that records every body it forwards. With `refuseBatches` it
  * answers an array the way providers without batch support do (one error object, id null).
  */
-async function startRelay(upstream: string, options: { refuseBatches?: boolean } = {}): Promise<Relay> {
+async function startRelay(
+  upstream: string,
+  options: { refuseBatches?: boolean; answer?: string } = {},
+): Promise<Relay> {
   const bodies: unknown[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -20,6 +23,11 @@ async function startRelay(upstream: string, options: { refuseBatches?: boolean }
       const text = Buffer.concat(chunks).toString();
       const body = JSON.parse(text) as unknown;
       bodies.push(body);
+      if (options.answer !== undefined) {
+        res.setHeader('content-type', 'application/json');
+        res.end(options.answer);
+        return;
+      }
       if (options.refuseBatches && Array.isArray(body)) {
         res.setHeader('content-type', 'application/json');
         res.end(
@@ -136,6 +144,23 @@ describe('keep-alive JSON-RPC transport', () => {
       expect(relay.bodies.filter(Array.isArray).length).toBe(refusedBatches);
     } finally {
       await relay.close();
+    }
+  });
+
+  it('rejects a call answered with JSON that is not JSON-RPC, as a transport error', async () => {
+    for (const answer of ['null', '42', '"text"']) {
+      const relay = await startRelay(anvil.rpcUrl, { answer });
+      try {
+        const rpc = keepAliveTransport(relay.url, { maxBatchSize: 50 })({});
+        const failure = await rpc.request({ method: 'eth_blockNumber', params: [] }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(rootCause(failure), answer).toBeInstanceOf(RpcTransportError);
+        expect((failure as Error).message).toContain('eth_blockNumber');
+      } finally {
+        await relay.close();
+      }
     }
   });
 

@@ -26,7 +26,7 @@ type Pending = {
   id: number;
   method: string;
   params: unknown;
-  resolve: (answer: JsonRpcAnswer) => void;
+  resolve: (result: unknown) => void;
   reject: (error: Error) => void;
 };
 
@@ -84,9 +84,17 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
     }
   };
 
+  /** The node's result resolves the call, its error rejects it: no further promise per call. */
+  const settle = (call: Pending, answer: JsonRpcAnswer | null | undefined) => {
+    if (answer === null || typeof answer !== 'object') {
+      call.reject(new RpcTransportError(`node answered ${call.method} with something that is not JSON-RPC`));
+    } else if (answer.error) call.reject(new JsonRpcError(answer.error));
+    else call.resolve(answer.result);
+  };
+
   const single = (call: Pending) => {
     post(JSON.stringify({ jsonrpc: '2.0', id: call.id, method: call.method, params: call.params })).then(
-      (answer) => call.resolve(answer as JsonRpcAnswer),
+      (answer) => settle(call, answer as JsonRpcAnswer),
       call.reject,
     );
   };
@@ -107,7 +115,7 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
         for (const item of answer as JsonRpcAnswer[]) byId.set(item?.id, item);
         for (const call of calls) {
           const item = byId.get(call.id);
-          if (item) call.resolve(item);
+          if (item) settle(call, item);
           else call.reject(new RpcTransportError(`node left call ${call.method} out of its batch answer`));
         }
       },
@@ -129,7 +137,7 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
   };
 
   const enqueue = (method: string, params: unknown) =>
-    new Promise<JsonRpcAnswer>((resolve, reject) => {
+    new Promise<unknown>((resolve, reject) => {
       const call = { id: ++id, method, params, resolve, reject };
       if (maxBatchSize === 1) {
         single(call);
@@ -146,11 +154,7 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
 
   return custom(
     {
-      async request({ method, params }: { method: string; params?: unknown }) {
-        const answer = await enqueue(method, params ?? []);
-        if (answer.error) throw new JsonRpcError(answer.error);
-        return answer.result;
-      },
+      request: ({ method, params }: { method: string; params?: unknown }) => enqueue(method, params ?? []),
     },
     // Retries are the transport's (above): viem's would repeat a timed-out call and multiply the wait.
     { retryCount: 0 },
