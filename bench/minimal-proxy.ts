@@ -2,7 +2,8 @@
  * The least a Node proxy in front of anvil can cost on this machine: a Fastify route with a body
  * schema that forwards one fixed eth_call through chaingate's own keep-alive, batching transport and
  * answers the result. No authentication, no ABI work, no store. The bench measures it next to the
- * real view endpoint, so a ratio target can be read against what is reachable at all here.
+ * real view endpoint with the same requests (the credential headers arrive and are ignored), so a
+ * ratio target can be read against what is reachable at all here.
  *
  * Run as a child process: `minimal-proxy.ts <port> <rpcUrl> <to> <data> <batchSize>`; prints "ready".
  */
