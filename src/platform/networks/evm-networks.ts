@@ -1,14 +1,8 @@
-import {
-  type Chain,
-  createPublicClient,
-  defineChain,
-  fallback,
-  type PublicClient,
-  type Transport,
-} from 'viem';
+import { type Chain, createPublicClient, defineChain, type PublicClient, type Transport } from 'viem';
 import type { EvmNetworkEntry } from '../config/config-file.ts';
 import { ConfigError } from '../config/config-file.ts';
 import { DEVNET_CHAIN_ID, findKnownChain } from '../config/known-chains.ts';
+import { failoverTransport } from './failover-transport.ts';
 import { DEFAULT_RPC_TIMEOUT_MS, keepAliveTransport } from './keep-alive-transport.ts';
 
 /** One EVM network the service can use, with its read client. */
@@ -39,7 +33,8 @@ export type EvmNetwork = {
   /**
    * One JSON-RPC call through the transport itself, without viem's request wrapper (dedupe, retry
    * loop, error classes), which is several promises per call: the hot path of views. It fails with
-   * the transport's errors: `JsonRpcError` (the node's code and data) or `RpcTransportError`.
+   * the transport's errors: `JsonRpcError` (the node's code and data) or `RpcTransportError`. With
+   * several URLs, the failover transport's request (the same errors).
    */
   rpc: (method: string, params: readonly unknown[]) => Promise<unknown>;
 };
@@ -55,7 +50,7 @@ function makeNetwork(fields: Omit<EvmNetwork, 'chain' | 'client' | 'rpc'>): EvmN
   const transports = fields.rpcUrls.map((url) =>
     keepAliveTransport(url, { maxBatchSize: fields.rpcBatchSize, timeoutMs: fields.rpcTimeoutMs }),
   );
-  const transport = transports.length === 1 ? (transports[0] as Transport) : fallback(transports);
+  const transport = transports.length === 1 ? (transports[0] as Transport) : failoverTransport(transports);
   const client = createPublicClient({ chain, transport, pollingInterval: 250 }) as PublicClient;
   // `client.transport.request` is the transport's own request (viem wraps only `client.request`).
   const request = client.transport.request as (call: {
