@@ -26,14 +26,7 @@ export type ReadTokenReturnType<T> =
 
 /** A revert, or the EVM stopping the call (out of gas, an invalid opcode): the contract's answer. */
 function isRevert(error: unknown, data: Hex | undefined): boolean {
-  if (data !== undefined || executionFailureMessage(error) !== undefined) return true;
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 16; depth++) {
-    const message = `${(current as { details?: string }).details ?? ''} ${(current as Error).message ?? ''}`;
-    if (/revert/i.test(message)) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+  return data !== undefined || executionFailureMessage(error) !== undefined;
 }
 
 /**
@@ -49,10 +42,7 @@ export async function readToken<T = unknown>(
   const data = encodeFunctionData({ abi, functionName, args } as never);
   let result: Hex;
   try {
-    result = (await network.client.request({
-      method: 'eth_call',
-      params: [{ to: address, data }, 'latest'],
-    })) as Hex;
+    result = (await network.rpc('eth_call', [{ to: address, data }, 'latest'])) as Hex;
   } catch (error) {
     const revertData = revertDataFromError(error);
     if (!isRevert(error, revertData)) throw error;

@@ -12,7 +12,7 @@ export const DEFAULT_FAILOVER_COOLDOWN_MS = 30_000;
  * in time, connection refused) goes behind the others for `cooldownMs`: one dead URL costs one call
  * its timeout, not every call. It is still tried, last, when the others fail too. A node's answer
  * that the EVM failed (a revert, out of gas) is the call's answer and is not asked again elsewhere.
- * No background pings: viem's ranking pings forever and keeps a stopped process alive.
+ * No background pings: viem's ranking has a ping loop that nothing stops.
  */
 export function failoverTransport(transports: Transport[], options: { cooldownMs?: number } = {}): Transport {
   const cooldownMs = options.cooldownMs ?? DEFAULT_FAILOVER_COOLDOWN_MS;
