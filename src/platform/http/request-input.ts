@@ -145,8 +145,8 @@ export function normalizeInput(input: unknown, where: 'body' | 'querystring'): v
     if (value === null) {
       if (key === 'params') record[key] = [];
       else delete record[key];
-    } else if (zeroMeansAbsent.has(key) && (value === 0 || value === '0')) delete record[key];
-    else if (emptyMeansAbsent.has(key) && value === '') delete record[key];
+    } else if ((value === 0 || value === '0') && zeroMeansAbsent.has(key)) delete record[key];
+    else if (value === '' && emptyMeansAbsent.has(key)) delete record[key];
   }
   if (maySuspectCharacters(record)) checkCharacters(record, where, [], false);
 }

@@ -15,23 +15,55 @@
  * same parser for JSON we stored ourselves, with bigints for long integers.
  */
 
-const numberOrString = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
-
-/** True when `JSON.parse` would change or reinterpret some number literal of `text`. */
+/**
+ * True when `JSON.parse` would change or reinterpret some number literal of `text`: an exponent, a
+ * whole value written with a fraction of zeros (`5.0`), or an integer of more than 15 digits. One pass
+ * with no allocation, strings skipped with `indexOf` (a regex tokenizer took 0.55 µs of a view body's
+ * 1 µs parse; this takes 0.15). Malformed text may answer either way: `JSON.parse` or the slow parser
+ * then refuses it.
+ */
 function hasRiskyNumber(text: string): boolean {
-  numberOrString.lastIndex = 0;
-  for (let match = numberOrString.exec(text); match; match = numberOrString.exec(text)) {
-    const token = match[0];
-    if (token.charCodeAt(0) === 34) continue; // a string
-    if (/[eE]/.test(token)) return true;
-    const dot = token.indexOf('.');
-    if (dot >= 0) {
-      if (/^-?\d+\.0+$/.test(token)) return true;
-      continue;
-    }
-    if (token.replace('-', '').length > 15) return true;
+  const length = text.length;
+  let at = 0;
+  while (at < length) {
+    const c = text.charCodeAt(at);
+    if (c === 34) {
+      // A string: to its closing quote, one not escaped by an odd run of backslashes.
+      let end = text.indexOf('"', at + 1);
+      while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+      if (end === -1) return false;
+      at = end + 1;
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      if (c === 45) at++;
+      const digitsStart = at;
+      while (at < length && isDigit(text.charCodeAt(at))) at++;
+      const integerDigits = at - digitsStart;
+      let next = text.charCodeAt(at);
+      if (next === 46) {
+        at++;
+        let onlyZeros = true;
+        while (at < length && isDigit(text.charCodeAt(at))) {
+          if (text.charCodeAt(at) !== 48) onlyZeros = false;
+          at++;
+        }
+        next = text.charCodeAt(at);
+        if (next === 101 || next === 69) return true;
+        if (onlyZeros) return true;
+      } else if (next === 101 || next === 69) return true;
+      else if (integerDigits > 15) return true;
+    } else at++;
   }
   return false;
+}
+
+function isEscaped(text: string, quoteAt: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(quoteAt - 1 - backslashes) === 92) backslashes++;
+  return backslashes % 2 === 1;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 export class JsonSyntaxError extends Error {
