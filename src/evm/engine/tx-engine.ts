@@ -28,6 +28,9 @@ import {
   type SignedFields,
 } from './transactions.repository.ts';
 
+/** Between new blocks, the open records are looked at in the store at most this often. */
+const RECORD_PASS_EVERY_MS = 1_000;
+
 export type TxEngineOptions = {
   /** How often each network is polled. */
   pollIntervalMs?: number;
@@ -58,6 +61,8 @@ export class TxEngine {
   readonly #lastHead = new Map<number, bigint>();
   readonly #lastReconciled = new Map<number, number>();
   readonly #lastGapLook = new Map<number, number>();
+  /** Per network: the head and time of the last look at the open records in the store. */
+  readonly #lastRecordPass = new Map<number, { head: bigint; at: number }>();
   #stopped = false;
   #startedAt = Date.now();
 
@@ -143,6 +148,10 @@ export class TxEngine {
     else if (chainForgot) this.#lastHead.set(network.chainId, head);
     await tracker.scanNewBlocks(head);
     await this.#reconcile(network, tracker, first || chainForgot);
+    if (!first && !chainForgot && !this.#recordPassDue(network.chainId, head)) {
+      await this.#fillGaps(network);
+      return;
+    }
     const recheckMs = network.hasDevnetFaucet ? 3_000 : 15_000;
     const openRows = await listTransactionsToCheck(this.platform.db, network.chainId, {
       insertedQuietMs: recheckMs,
@@ -186,6 +195,20 @@ export class TxEngine {
     const open = new Set(openRows.map((row) => row.id));
     for (const id of lastChecked.keys()) if (!open.has(id)) lastChecked.delete(id);
     await this.#fillGaps(network);
+  }
+
+  /**
+   * Whether the open records are worth a look in the store: on a new head (a record may have been
+   * mined or gone deeper), and otherwise once a second. Between blocks a record only becomes due by
+   * time, and its timers are seconds long (a fresh send waits 5 s, a receipt recheck 3 s), so looking
+   * on every 200 ms devnet tick added nothing but four queries a second on an idle service.
+   */
+  #recordPassDue(chainId: number, head: bigint): boolean {
+    const now = Date.now();
+    const last = this.#lastRecordPass.get(chainId);
+    if (last && last.head === head && now - last.at < RECORD_PASS_EVERY_MS) return false;
+    this.#lastRecordPass.set(chainId, { head, at: now });
+    return true;
   }
 
   /**

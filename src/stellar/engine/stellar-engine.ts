@@ -23,6 +23,7 @@ export class StellarEngine {
   readonly watch = new RecordWatch();
   readonly lanes: SubmissionLanes;
   readonly #loops = new Map<number, PollLoop>();
+  readonly #trackers = new Map<number, StellarTracker>();
   #lastWarning = new Map<number, number>();
 
   constructor(
@@ -42,7 +43,15 @@ export class StellarEngine {
     account: StellarAccountRow,
     prepared: PreparedTransaction,
   ): Promise<SubmittedTransaction> {
-    return this.lanes.submit(network, account, prepared);
+    const tracker = this.#trackers.get(network.networkId);
+    tracker?.recordWritten();
+    const submitted = this.lanes.submit(network, account, prepared);
+    if (tracker)
+      void submitted.then(
+        () => tracker.recordWritten(),
+        () => tracker.recordWritten(),
+      );
+    return submitted;
   }
 
   /** Waits until the record is finished (or `timeoutMs` passed) and answers it as it then is. */
@@ -69,6 +78,7 @@ export class StellarEngine {
           ? { signedGraceMs: 2_000, resubmitAfterMs: 5_000 }
           : { signedGraceMs: 5_000, resubmitAfterMs: 30_000 },
       );
+      this.#trackers.set(network.networkId, tracker);
       this.#loops.set(
         network.networkId,
         startPollLoop({
@@ -83,6 +93,7 @@ export class StellarEngine {
   async stop(): Promise<void> {
     await Promise.all([...this.#loops.values()].map((loop) => loop.stop()));
     this.#loops.clear();
+    this.#trackers.clear();
   }
 
   /** An unreachable network fails every tick: say so once a minute, not every tick. */

@@ -47,6 +47,10 @@ export class StellarTracker {
   /** Per open record: the latest ledger when it was last looked up. */
   readonly #lookedUpAt = new Map<string, number>();
   #recovered = false;
+  /** When the store last had no open record here (undefined: it had some, or was not asked yet). */
+  #emptySince: number | undefined;
+  /** A record was written here since the store was last asked. */
+  #written = false;
 
   constructor(
     private readonly context: TrackerContext,
@@ -54,14 +58,30 @@ export class StellarTracker {
     private readonly options: { signedGraceMs: number; resubmitAfterMs: number },
   ) {}
 
+  /**
+   * This process wrote a record for the network: the next tick asks the store even if it was empty a
+   * moment ago. Called when a submission starts and again when it is written, so a tick whose query
+   * ran before the record was committed does not leave it unseen for a second.
+   */
+  recordWritten(): void {
+    this.#written = true;
+  }
+
   async tick(): Promise<void> {
     const first = !this.#recovered;
     if (first) await this.#recoverFromNetworkRollback();
+    // With nothing open, the store is asked once a second (every 250 ms before: four idle queries a
+    // second) unless this process wrote a record since; records are written only through the engine.
+    if (!first && !this.#written && this.#emptySince !== undefined && Date.now() - this.#emptySince < 1_000)
+      return;
+    this.#written = false;
     const rows = await listTrackedTransactions(this.context.db, this.network.networkId);
     if (rows.length === 0) {
+      this.#emptySince = Date.now();
       this.#lookedUpAt.clear();
       return;
     }
+    this.#emptySince = undefined;
     const latest = (await rpcCall(this.network, (server) => server.getLatestLedger())).sequence;
     const now = Date.now();
     const again = new Map<string, Set<string>>();
