@@ -6,13 +6,16 @@ import { findDeployedContract } from './evm-contracts.repository.ts';
 
 const MAX_CACHED = 10_000;
 // Code, once there, stays (self-destruct no longer clears it since Cancun); only positive answers are kept.
-const withCode = new Set<string>();
+// Per network, by checksummed address: `checksummed` hands out one string per address, whose hash V8
+// keeps, so a lookup builds no key, and a network is forgotten without a walk over every key.
+const withCode = new Map<number, Set<Address>>();
+let cachedCount = 0;
 
 export type ContractPresence = 'deployed' | 'pending';
 
 /** Whether `address` (checksummed) is known to hold code on the network: `ensureContract` without a promise. */
 export function knownContract(chainId: number, address: Address): boolean {
-  return withCode.has(`${chainId}:${address.toLowerCase()}`);
+  return withCode.get(chainId)?.has(address) === true;
 }
 
 /**
@@ -25,12 +28,17 @@ export async function ensureContract(
   network: EvmNetwork,
   address: Address,
 ): Promise<ContractPresence> {
-  const key = `${network.chainId}:${address.toLowerCase()}`;
-  if (withCode.has(key)) return 'deployed';
+  if (knownContract(network.chainId, address)) return 'deployed';
   const code = (await network.client.getCode({ address: address.toLowerCase() as Hex })) ?? '0x';
   if (code !== '0x') {
-    if (withCode.size >= MAX_CACHED) withCode.clear();
-    withCode.add(key);
+    if (cachedCount >= MAX_CACHED) {
+      withCode.clear();
+      cachedCount = 0;
+    }
+    const addresses = withCode.get(network.chainId) ?? new Set<Address>();
+    withCode.set(network.chainId, addresses);
+    if (!addresses.has(address)) cachedCount++;
+    addresses.add(address);
     return 'deployed';
   }
   const deploy = await findDeployedContract(db, network.chainId, address);
@@ -44,5 +52,6 @@ export async function ensureContract(
 
 /** Forgets what was learnt of a network's code (the chain lost blocks). */
 export function forgetContractCode(chainId: number): void {
-  for (const key of withCode) if (key.startsWith(`${chainId}:`)) withCode.delete(key);
+  cachedCount -= withCode.get(chainId)?.size ?? 0;
+  withCode.delete(chainId);
 }
