@@ -81,7 +81,7 @@ async function main(cleanup: Cleanup, setup: Setup): Promise<string> {
 
   const proxy = await startMinimalProxy(cleanup, rpcUrl, token, sender);
   log(
-    `views: ${viewConcurrency} in flight, ${viewWarmupMs / 1000} s warm-up each, then direct eth_call, the service and a minimal proxy in turn, ${VIEW_ROUNDS} rounds of 1 s`,
+    `views: ${viewConcurrency} in flight, ${viewWarmupMs / 1000} s warm-up each, then direct eth_call, the service and a minimal proxy in turn (the last two swap places every round), ${VIEW_ROUNDS} rounds of 1 s`,
   );
   rss.reset();
   const views = await benchViews({
