@@ -18,7 +18,16 @@ export type ViewOptions = {
   cpuSnapshot?: () => CpuUse;
   /** bench/minimal-proxy.ts, measured in turn with the service with the same request, if given. */
   minimalProxy?: { url: string; cpuSnapshot: () => CpuUse };
+  /**
+   * Which of service and proxy runs right after the direct round: `alternate` (the bench) swaps them
+   * every round; the fixed orders are for `bench/view-order.ts`, which shows what the order does.
+   */
+  order?: ViewRoundOrder;
+  /** Number of rounds per side (default VIEW_ROUNDS); `durationMs` is split between them. */
+  rounds?: number;
 };
+
+export type ViewRoundOrder = 'alternate' | 'service-first' | 'proxy-first';
 
 /**
  * balanceOf through `POST /transact/view` versus the same `eth_call` sent straight to anvil, same
@@ -86,16 +95,19 @@ export async function benchViews(options: ViewOptions): Promise<ViewBench> {
   // The service and the proxy swap places every round. With a fixed order the proxy always came right
   // after the service, where it measured cheaper than right after the direct round (58 and 47 µs a view
   // against 64 and 53 µs, two runs of each order, 12 rounds each; the service moved ~2 µs), so
-  // service ÷ proxy read 1.24–1.44 in that order and 1.13–1.26 in the other.
+  // service ÷ proxy read 1.24–1.44 in that order and 1.13–1.26 in the other (bench/view-order.ts).
   const rounds = { direct: [] as LoadResult[], service: [] as LoadResult[], proxy: [] as LoadResult[] };
-  const roundMs = options.durationMs / VIEW_ROUNDS;
+  const roundCount = options.rounds ?? VIEW_ROUNDS;
+  const roundMs = options.durationMs / roundCount;
+  const order = options.order ?? 'alternate';
   const measureService = async () => rounds.service.push(await run(viaService, roundMs, options.cpuSnapshot));
   const measureProxy = async () => {
     if (proxy) rounds.proxy.push(await run(viaProxy, roundMs, proxy.cpuSnapshot));
   };
-  for (let round = 0; round < VIEW_ROUNDS; round++) {
+  for (let round = 0; round < roundCount; round++) {
     rounds.direct.push(await run(direct, roundMs, options.cpuSnapshot));
-    const [second, third] = round % 2 === 0 ? [measureService, measureProxy] : [measureProxy, measureService];
+    const serviceFirst = order === 'alternate' ? round % 2 === 0 : order === 'service-first';
+    const [second, third] = serviceFirst ? [measureService, measureProxy] : [measureProxy, measureService];
     await second();
     await third();
   }
