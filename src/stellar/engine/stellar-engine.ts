@@ -43,14 +43,11 @@ export class StellarEngine {
     account: StellarAccountRow,
     prepared: PreparedTransaction,
   ): Promise<SubmittedTransaction> {
-    const tracker = this.#trackers.get(network.networkId);
-    tracker?.recordWritten();
+    // Told before and after: a tick may ask the store between the two, before the record is committed.
+    const written = () => this.#trackers.get(network.networkId)?.recordWritten();
+    written();
     const submitted = this.lanes.submit(network, account, prepared);
-    if (tracker)
-      void submitted.then(
-        () => tracker.recordWritten(),
-        () => tracker.recordWritten(),
-      );
+    void submitted.then(written, written);
     return submitted;
   }
 
