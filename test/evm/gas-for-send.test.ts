@@ -1,9 +1,8 @@
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import solc from 'solc';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type AnvilInstance, startAnvil } from '../support/anvil.ts';
 import { apiClient, waitForFinalStatus } from '../support/api-client.ts';
+import { type CountingRelay, startCountingRelay } from '../support/counting-relay.ts';
 import { externalNetworkEnv, networkConfigFile } from '../support/external-network.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -38,37 +37,16 @@ function compile() {
 }
 
 let anvil: AnvilInstance;
-let relay: Server;
+let relay: CountingRelay;
 let service: TestService;
-const counts = new Map<string, number>();
 const estimateTags: unknown[] = [];
 
 beforeAll(async () => {
   anvil = await startAnvil({ blockTime: 0.5 });
-  relay = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString();
-      const body = JSON.parse(text);
-      for (const item of Array.isArray(body) ? body : [body]) {
-        counts.set(item.method, (counts.get(item.method) ?? 0) + 1);
-        if (item.method === 'eth_estimateGas') estimateTags.push(item.params[1]);
-      }
-      const forward = request(
-        anvil.rpcUrl,
-        { method: 'POST', headers: { 'content-type': 'application/json' } },
-        (up) => {
-          res.statusCode = up.statusCode ?? 502;
-          up.pipe(res);
-        },
-      );
-      forward.end(text);
-    });
+  relay = await startCountingRelay(anvil.rpcUrl, (item) => {
+    if (item.method === 'eth_estimateGas') estimateTags.push(item.params?.[1]);
   });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
-  service = await startTestService(externalNetworkEnv(networkConfigFile(url)));
+  service = await startTestService(externalNetworkEnv(networkConfigFile(relay.url)));
 });
 afterAll(async () => {
   await service?.close();
@@ -92,7 +70,6 @@ it('never runs a send out of gas, estimating against the latest block', {
   await waitForFinalStatus(call, deployed.body.txHash);
   const contract = deployed.body.contractAddress;
 
-  counts.clear();
   const sends: string[] = [];
   // Light calls, then deeper ones with more refunds: the estimate is up to ~25 % above the gas used.
   const shapes = [

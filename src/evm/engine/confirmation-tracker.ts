@@ -9,7 +9,7 @@ import {
   recordMinedBatch,
 } from './mined-records.repository.ts';
 import type { TransactionRow } from './transaction-record.ts';
-import { listAttemptHashes, reopenRecord } from './transactions.repository.ts';
+import { hasOpenTransactions, listAttemptHashes, reopenRecord } from './transactions.repository.ts';
 
 type RpcReceipt = {
   transactionHash: Hex;
@@ -42,10 +42,15 @@ export class ConfirmationTracker {
     if (this.#lastScanned !== undefined && this.#lastScanned >= block) this.#lastScanned = block - 1n;
   }
 
-  /** Scans blocks up to the head; returns the head. */
+  /** Reads the blocks after the last one read, up to the head, for receipts of open records. */
   async scanNewBlocks(head: bigint): Promise<void> {
     if (this.#lastScanned === undefined) this.#lastScanned = head - 1n;
-    if (!this.#blockReceiptsSupported) {
+    if (this.#lastScanned >= head) return;
+    // With no record open on the network none of the new blocks can hold one of ours, so they are
+    // passed over unread: a record is written before it is broadcast, and the head was read before
+    // this look, so a record this look misses can only be mined in a later block. On a public network
+    // an idle service would otherwise download every block's receipts.
+    if (!this.#blockReceiptsSupported || !(await hasOpenTransactions(this.db, this.network.chainId))) {
       this.#lastScanned = head;
       return;
     }

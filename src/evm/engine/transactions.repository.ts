@@ -213,6 +213,16 @@ export async function listTransactionsToCheck(
   );
 }
 
+/** Whether any record on the network is still open (signed, inserted or processing): one index probe. */
+export async function hasOpenTransactions(db: Queryable, chainId: number): Promise<boolean> {
+  const rows = await db.query<{ open: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM evm_transactions
+      WHERE chain_id = $1 AND state IN ('signed', 'inserted', 'processing')) AS open`,
+    [chainId],
+  );
+  return rows[0]?.open === true;
+}
+
 export async function listAttemptHashes(db: Queryable, transactionId: string): Promise<Hex[]> {
   const rows = await db.query<{ tx_hash: Hex }>(
     'SELECT tx_hash FROM evm_transaction_attempts WHERE transaction_id = $1 ORDER BY created_at',

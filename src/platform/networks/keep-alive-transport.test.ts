@@ -1,7 +1,8 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnvilInstance, startAnvil } from '../../../test/support/anvil.ts';
+import { forwardRpc } from '../../../test/support/counting-relay.ts';
 import { findFreePort } from '../net/free-port.ts';
 import { JsonRpcError, keepAliveTransport, RpcTransportError } from './keep-alive-transport.ts';
 
@@ -39,15 +40,7 @@ async function startRelay(
         );
         return;
       }
-      const forward = request(
-        upstream,
-        { method: 'POST', headers: { 'content-type': 'application/json' } },
-        (up) => {
-          res.statusCode = up.statusCode ?? 502;
-          up.pipe(res);
-        },
-      );
-      forward.end(text);
+      forwardRpc(upstream, text, res);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
