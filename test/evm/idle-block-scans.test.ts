@@ -8,9 +8,10 @@ import { externalNetworkEnv, networkConfigFile } from '../support/external-netwo
 import { startTestService, type TestService } from '../support/service.ts';
 
 /**
- * Blocks are read whole (eth_getBlockReceipts) only while a record is open on the network. An idle
- * service on a public network would otherwise download every block's receipts, other people's
- * transactions included. The chain here carries such foreign traffic, sent straight to anvil.
+ * What an idle service asks its node. Blocks are read whole (eth_getBlockReceipts) only while a record
+ * is open on the network, and a block's header once: an idle service on a public network would
+ * otherwise download every block's receipts, other people's transactions included, and re-read the
+ * head on every tick. The chain here carries such foreign traffic, sent straight to anvil.
  */
 let anvil: AnvilInstance;
 let relay: CountingRelay;
@@ -81,4 +82,18 @@ it('reads no block receipts while nothing is open, and reads them again for a se
   await foreignTrafficFor(6);
   expect(asked('eth_blockNumber')).toBeGreaterThan(0);
   expect(asked('eth_getBlockReceipts')).toBe(0);
+});
+
+it('reads a block header once, not again on every tick while the head stays', {
+  timeout: 120_000,
+}, async () => {
+  // Ticks come every 200 ms and blocks every 500 ms: re-reading an unchanged head would be ~2.5 reads
+  // a block.
+  await foreignTrafficFor(1);
+  const from = await chain.getBlockNumber({ cacheTime: 0 });
+  relay.counts.clear();
+  await foreignTrafficFor(8);
+  const to = await chain.getBlockNumber({ cacheTime: 0 });
+  expect(asked('eth_blockNumber')).toBeGreaterThan(Number(to - from));
+  expect(asked('eth_getBlockByNumber')).toBeLessThanOrEqual(Number(to - from) + 1);
 });

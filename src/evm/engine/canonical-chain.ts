@@ -25,9 +25,12 @@ export class CanonicalChain {
   }
 
   async follow(head: bigint): Promise<bigint | undefined> {
-    // New blocks from the last head on; with none new (or a head that went down, or a first look, or
-    // a gap beyond the window) the head itself is re-read, which also catches a same-height reorg.
+    // An unchanged head is not read again: a block replaced at the same height shows in the next
+    // block's parent hash, and on an idle network most ticks see no new block. Otherwise new blocks are
+    // read from the last head on; a head that went down, a first look or a gap beyond the window read
+    // the head itself.
     const last = this.#head;
+    if (last === head) return undefined;
     const start = last === undefined || head <= last || last < head - this.window ? head : last + 1n;
     let forkPoint: bigint | undefined;
     for (let number = start; number <= head; number++) {
