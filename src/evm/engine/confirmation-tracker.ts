@@ -42,17 +42,25 @@ export class ConfirmationTracker {
     if (this.#lastScanned !== undefined && this.#lastScanned >= block) this.#lastScanned = block - 1n;
   }
 
-  /** Reads the blocks after the last one read, up to the head, for receipts of open records. */
-  async scanNewBlocks(head: bigint): Promise<void> {
+  /**
+   * Reads the blocks after the last one read, up to the head, for receipts of open records. Answers
+   * true when it asked the store and no record was open on the network (the caller's look at the open
+   * records would find none either).
+   */
+  async scanNewBlocks(head: bigint): Promise<boolean> {
     if (this.#lastScanned === undefined) this.#lastScanned = head - 1n;
-    if (this.#lastScanned >= head) return;
+    if (this.#lastScanned >= head) return false;
+    if (!this.#blockReceiptsSupported) {
+      this.#lastScanned = head;
+      return false;
+    }
     // With no record open on the network none of the new blocks can hold one of ours, so they are
     // passed over unread: a record is written before it is broadcast, and the head was read before
     // this look, so a record this look misses can only be mined in a later block. On a public network
     // an idle service would otherwise download every block's receipts.
-    if (!this.#blockReceiptsSupported || !(await hasOpenTransactions(this.db, this.network.chainId))) {
+    if (!(await hasOpenTransactions(this.db, this.network.chainId))) {
       this.#lastScanned = head;
-      return;
+      return true;
     }
     const from = this.#lastScanned + 1n > head - 100n ? this.#lastScanned + 1n : head - 100n;
     for (let block = from; block <= head; block++) {
@@ -64,11 +72,12 @@ export class ConfirmationTracker {
         })) as RpcReceipt[] | null;
       } catch {
         this.#blockReceiptsSupported = false;
-        return;
+        return false;
       }
       await this.#applyReceipts(receipts ?? [], head);
       this.#lastScanned = block;
     }
+    return false;
   }
 
   async #applyReceipts(receipts: RpcReceipt[], head: bigint): Promise<void> {

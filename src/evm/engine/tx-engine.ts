@@ -146,9 +146,12 @@ export class TxEngine {
     }
     if (lastHead === undefined || head > lastHead) this.#lastHead.set(network.chainId, head);
     else if (chainForgot) this.#lastHead.set(network.chainId, head);
-    await tracker.scanNewBlocks(head);
+    const nothingOpen = await tracker.scanNewBlocks(head);
     await this.#reconcile(network, tracker, first || chainForgot);
-    if (!first && !chainForgot && !this.#recordPassDue(network.chainId, head)) {
+    const passDue = this.#recordPassDue(network.chainId, head);
+    // The scan just found no open record: the look at the open records would list none either. One
+    // written since is due by time only (a fresh send waits 5 s), so the next pass sees it in time.
+    if (!first && !chainForgot && (!passDue || nothingOpen)) {
       await this.#fillGaps(network);
       return;
     }
