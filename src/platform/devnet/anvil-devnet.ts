@@ -65,7 +65,7 @@ async function stopOrphan(pidFile: string, stateDir: string): Promise<void> {
   const { pid, port } = orphan;
   if (Number.isInteger(pid) && pid > 0 && processAlive(pid) && processNamed(pid, 'anvil')) {
     if (port)
-      await new DevnetSnapshots({ rpcUrl: `http://127.0.0.1:${port}`, stateDir }).dumpNow().catch(() => {});
+      await new DevnetSnapshots({ rpcUrl: `http://127.0.0.1:${port}`, stateDir }).stop().catch(() => {});
     process.kill(pid, 'SIGTERM');
     for (let waited = 0; waited < 10_000 && processAlive(pid); waited += 50) await sleep(50);
     if (processAlive(pid)) process.kill(pid, 'SIGKILL');
