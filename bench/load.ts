@@ -73,6 +73,15 @@ export function percentile(values: number[], p: number): number {
   return sorted[rank] as number;
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
 /** A short reason for a non-2xx answer: status code plus the start of the body. */
 export function failureReason(status: number, text: string): string {
   return `HTTP ${status}: ${text.replace(/\s+/g, ' ').slice(0, 300)}`;

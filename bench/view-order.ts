@@ -6,38 +6,21 @@
  *
  * `node --import tsx bench/view-order.ts [pairs]` (default 3); prints one line per run and the medians.
  */
-import { apiFor, deployToken } from './api.ts';
 import { Cleanup } from './cleanup.ts';
 import { cpuSnapshot } from './cpu.ts';
 import { nodeHttpClient } from './http-client.ts';
-import { startMinimalProxy, startServiceUnderTest } from './service-under-test.ts';
-import { benchViews, type ViewRoundOrder } from './views.ts';
+import { median } from './load.ts';
+import { benchViews, startViewStudy, type ViewRoundOrder } from './views.ts';
 
 const pairs = Number(process.argv[2] ?? 3);
 const orders: ViewRoundOrder[] = ['service-first', 'proxy-first', 'alternate'];
 const rounds = 10;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
 const cleanup = new Cleanup();
 try {
   const http = nodeHttpClient(128);
   cleanup.add('http client', () => http.close());
-  const service = await startServiceUnderTest(cleanup, {
-    store: 'external',
-    tsx: false,
-    blockTimeSeconds: 0.2,
-  });
-  const api = apiFor(http, service);
-  const { sender, devnetRpcUrl } = service.credentials;
-  const token = await deployToken(api, sender);
-  const proxy = await startMinimalProxy(cleanup, devnetRpcUrl, token, sender);
+  const { service, api, sender, devnetRpcUrl, token, proxy } = await startViewStudy(cleanup, http);
   const ratios = new Map<ViewRoundOrder, number[]>(orders.map((order) => [order, []]));
   for (let pair = 0; pair < pairs; pair++) {
     for (const order of orders) {

@@ -1,7 +1,10 @@
 import { encodeFunctionData, erc20Abi } from 'viem';
+import { apiFor, deployToken } from './api.ts';
+import type { Cleanup } from './cleanup.ts';
 import type { CpuUse } from './cpu.ts';
 import type { HttpClient } from './http-client.ts';
 import { failureReason, type LoadResult, type Outcome, runLoad } from './load.ts';
+import { startMinimalProxy, startServiceUnderTest } from './service-under-test.ts';
 
 export type ViewBench = { service: LoadResult; direct: LoadResult; minimalProxy: LoadResult | undefined };
 
@@ -143,4 +146,21 @@ export function mergeRounds(results: LoadResult[]): LoadResult {
     merged.cpu = cpu;
   }
   return merged;
+}
+
+/**
+ * The set-up of the view studies (`view-order.ts`, `view-process.ts`): one service on an external
+ * PostgreSQL with 0.2 s blocks, a token it deployed, and the bare proxy in its own process.
+ */
+export async function startViewStudy(cleanup: Cleanup, http: HttpClient) {
+  const service = await startServiceUnderTest(cleanup, {
+    store: 'external',
+    tsx: false,
+    blockTimeSeconds: 0.2,
+  });
+  const api = apiFor(http, service);
+  const { sender, devnetRpcUrl } = service.credentials;
+  const token = await deployToken(api, sender);
+  const proxy = await startMinimalProxy(cleanup, devnetRpcUrl, token, sender);
+  return { service, api, sender, devnetRpcUrl, token, proxy };
 }
