@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nativeToScVal, scValToNative, type xdr } from '@stellar/stellar-sdk';
@@ -40,6 +40,45 @@ describe('soroban sandbox: persistence', () => {
       expect(scValToNative(got.returnValue as xdr.ScVal)).toBe(5);
       // Transactions from before the restart are still known.
       expect((await second.server.getTransaction(put.txHash)).status).toBe('SUCCESS');
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('appends an empty ledger to the journal instead of rewriting the snapshot, and replays it on restart', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'soroban-sandbox-'));
+    dirs.push(dataDir);
+    const snapshotFile = join(dataDir, 'soroban-sandbox.json');
+    const journalFile = join(dataDir, 'soroban-ledgers.jsonl');
+    // Ledgers close only when asked (Friendbot closes its own), so the test knows each one.
+    const first = await DappClient.start({ dataDir, ledgerCloseMs: 0 });
+    const alice = await first.fund();
+    const balance = await first.balance(alice.publicKey());
+    const snapshot = await readFile(snapshotFile, 'utf8');
+    const closed: number[] = [];
+    for (let index = 0; index < 4; index++) closed.push(await first.sandbox.closeLedger());
+    expect(await readFile(snapshotFile, 'utf8')).toBe(snapshot);
+    const journal = (await readFile(journalFile, 'utf8')).trim().split('\n');
+    expect(journal.map((line) => (JSON.parse(line) as { sequence: number }).sequence)).toEqual(closed);
+    const seqBefore = (await first.server.getLatestLedger()).sequence;
+    expect(seqBefore).toBe(closed.at(-1));
+    await first.stop();
+    // A crash in the middle of an append leaves a torn last line: it is ignored.
+    await appendFile(journalFile, '{"sequence":');
+
+    const second = await DappClient.start({ dataDir, ledgerCloseMs: 0 });
+    try {
+      const latest = await second.server.getLatestLedger();
+      expect(latest.sequence).toBe(seqBefore);
+      expect(latest.id).toBe((JSON.parse(journal.at(-1) as string) as { hash: string }).hash);
+      expect(await second.balance(alice.publicKey())).toBe(balance);
+      // A close that changes the state writes a whole snapshot, which holds the journal's ledgers.
+      await second.fund();
+      expect(await readdir(dataDir)).not.toContain('soroban-ledgers.jsonl');
+      const saved = JSON.parse(await readFile(snapshotFile, 'utf8')) as {
+        ledgers: Array<{ sequence: number }>;
+      };
+      expect(saved.ledgers.map((ledger) => ledger.sequence)).toEqual(expect.arrayContaining(closed));
     } finally {
       await second.stop();
     }

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createSandboxServer, type SandboxLogger } from './http-server.ts';
 import { type NetworkConfig, resolveNetworkConfig } from './network-config.ts';
-import { loadSnapshot, saveSnapshot } from './persistence.ts';
+import { appendLedger, loadSnapshot, saveSnapshot } from './persistence.ts';
 import type { RpcContext } from './rpc-methods.ts';
 import { SandboxNode } from './sandbox-node.ts';
 
@@ -12,7 +12,10 @@ export interface SorobanSandboxOptions {
   host?: string;
   /** 0 (default) picks a free port. */
   port?: number;
-  /** Persist state here (snapshot after every ledger close); undefined keeps it in memory only. */
+  /**
+   * Persist state here (after every ledger close: a snapshot, or an empty ledger appended to a journal);
+   * undefined keeps it in memory only.
+   */
   dataDir?: string;
   /** Ledger close interval; default 1000 ms. 0 = only on closeLedger() (Friendbot closes its own). */
   ledgerCloseMs?: number;
@@ -30,6 +33,9 @@ export interface SorobanSandbox {
   stop(): Promise<void>;
 }
 
+/** Empty ledgers appended before the snapshot is rewritten (5 minutes at one ledger a second). */
+const JOURNAL_LIMIT = 300;
+
 const silent: SandboxLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 /** Starts a local Soroban network (JSON-RPC + Friendbot) backed by an in-process ledger. */
@@ -44,12 +50,29 @@ export async function startSorobanSandbox(opts: SorobanSandboxOptions = {}): Pro
     );
   const host = opts.host ?? '127.0.0.1';
 
-  // Ledger closes and snapshot writes are serialised so they never interleave.
+  // Ledger closes and snapshot writes are serialised so they never interleave. A close that changed
+  // the state rewrites the snapshot; an empty one is appended to the journal, which is folded into a
+  // new snapshot every JOURNAL_LIMIT ledgers. The first close after start writes a snapshot, so the
+  // journal always continues the one on disk.
+  let journaled = Number.POSITIVE_INFINITY;
   let chain: Promise<unknown> = Promise.resolve();
   const closeLedger = (): Promise<number> => {
     const next = chain.then(async () => {
       const seq = node.closeLedger();
-      if (opts.dataDir) await saveSnapshot(opts.dataDir, node.snapshot());
+      if (!opts.dataDir) return seq;
+      try {
+        if (node.lastCloseChangedState || journaled >= JOURNAL_LIMIT) {
+          await saveSnapshot(opts.dataDir, node.snapshot());
+          journaled = 0;
+        } else {
+          await appendLedger(opts.dataDir, node.latest);
+          journaled++;
+        }
+      } catch (error) {
+        // What is on disk may now miss this close: the next one writes a whole snapshot.
+        journaled = Number.POSITIVE_INFINITY;
+        throw error;
+      }
       return seq;
     });
     chain = next.catch((e: unknown) => logger.error(`soroban sandbox: ledger close failed: ${String(e)}`));

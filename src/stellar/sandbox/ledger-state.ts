@@ -81,8 +81,12 @@ export class LedgerState {
     return isTemporaryKey(key) ? 'missing' : 'archived';
   }
 
-  /** Drops expired temporary entries, like the network's eviction scan does. */
-  evictExpiredTemporary(ledgerSeq: number): void {
+  /**
+   * Drops the temporary entries whose TTL ended before `ledgerSeq`, like the network's eviction scan
+   * does; returns how many.
+   */
+  evictExpiredTemporary(ledgerSeq: number): number {
+    let evicted = 0;
     for (const [k, e] of this.entries) {
       if (
         e.liveUntil !== undefined &&
@@ -90,7 +94,9 @@ export class LedgerState {
         isTemporaryKey(xdr.LedgerKey.fromXDR(k, 'base64'))
       ) {
         this.delete(k);
+        evicted++;
       }
     }
+    return evicted;
   }
 }

@@ -66,6 +66,11 @@ export class SandboxNode {
   private events: EventRecord[] = [];
   private pending: Array<{ parsed: ParsedTx; envelopeXdr: string }> = [];
   private waiters: Array<(seq: number) => void> = [];
+  /**
+   * Whether the last close changed more than the ledger history (applied transactions, evicted
+   * entries): such a close needs a whole snapshot, an empty one only its ledger appended.
+   */
+  lastCloseChangedState = false;
   /** Told about transactions that failed because of a sandbox bug (for logging). */
   onInternalError?: (txHash: string, error: unknown) => void;
 
@@ -199,9 +204,10 @@ export class SandboxNode {
     const info = this.nextLedgerInfo();
     const seq = info.sequence;
     const closeTime = Number(info.timestamp);
-    this.state.evictExpiredTemporary(seq);
+    const evicted = this.state.evictExpiredTemporary(seq);
     const batch = this.pending;
     this.pending = [];
+    this.lastCloseChangedState = evicted > 0 || batch.length > 0;
     const closedAt = new Date(closeTime * 1000).toISOString();
     batch.forEach(({ parsed, envelopeXdr }, i) => {
       const order = i + 1;
