@@ -2,18 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { rpcCall as rpc } from '../../../test/support/anvil.ts';
 import { startAnvilDevnet } from './anvil-devnet.ts';
-
-async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const answer = (await response.json()) as { result?: unknown; error?: { message: string } };
-  if (answer.error) throw new Error(answer.error.message);
-  return answer.result;
-}
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];

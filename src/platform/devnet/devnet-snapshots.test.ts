@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { type AnvilInstance, startAnvil } from '../../../test/support/anvil.ts';
+import { type AnvilInstance, rpcCall, startAnvil } from '../../../test/support/anvil.ts';
 import { DevnetSnapshots } from './devnet-snapshots.ts';
 
 // anvil's first dev account, unlocked: eth_sendTransaction needs no key.
@@ -28,16 +28,7 @@ afterAll(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
-  const response = await fetch(anvil.rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const answer = (await response.json()) as { result?: unknown; error?: { message: string } };
-  if (answer.error) throw new Error(answer.error.message);
-  return answer.result;
-}
+const rpc = (method: string, params: unknown[] = []) => rpcCall(anvil.rpcUrl, method, params);
 
 const blockNumber = async () => Number(await rpc('eth_blockNumber'));
 
