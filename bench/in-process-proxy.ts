@@ -17,16 +17,19 @@ if (Number.isInteger(controlPort) && controlPort > 0) {
       body += chunk.toString();
     });
     request.on('end', () => {
-      listenMinimalProxy(JSON.parse(body) as MinimalProxyOptions).then(
-        (app) => {
-          app.server.unref();
-          response.end('started');
-        },
-        (error: Error) => {
-          response.statusCode = 500;
-          response.end(error.message);
-        },
-      );
+      // A body that is not JSON must not take the service down with it.
+      Promise.resolve()
+        .then(() => listenMinimalProxy(JSON.parse(body) as MinimalProxyOptions))
+        .then(
+          (app) => {
+            app.server.unref();
+            response.end('started');
+          },
+          (error: Error) => {
+            response.statusCode = 400;
+            response.end(error.message);
+          },
+        );
     });
   });
   control.listen(controlPort, '127.0.0.1');
