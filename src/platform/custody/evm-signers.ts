@@ -10,17 +10,27 @@ import {
 import { unsealEvmAccount } from './evm-keys.ts';
 import type { KeyVault } from './key-vault.ts';
 
+/** Senders kept decrypted, unless configured; the least recently used goes first beyond it. */
+const MAX_CACHED_SENDERS = 10_000;
+
 /**
- * Signing accounts of the applications, decrypted on first use and kept in memory keyed by
- * (application, address): an address is only ever found for the application that holds it.
+ * Signing accounts of the applications, decrypted on use, keyed by (application, address): an address
+ * is only ever found for the application that holds it. Senders sign on every send and are few, so
+ * they stay decrypted in memory (bounded). A custodied wallet's key is decrypted for the one send its
+ * owner unlocked and then dropped: there is one wallet per end user, each used now and then, and
+ * keeping them all would grow the process, and the keys it holds in the clear, without bound.
  */
 export class EvmSigners {
   readonly #cache = new Map<string, PrivateKeyAccount>();
+  readonly #maxCached: number;
 
   constructor(
     private readonly db: Queryable,
     private readonly vault: KeyVault,
-  ) {}
+    options: { maxCachedSenders?: number } = {},
+  ) {
+    this.#maxCached = options.maxCachedSenders ?? MAX_CACHED_SENDERS;
+  }
 
   /** The key of `address` if the application holds it as one of `kinds`; otherwise nothing is signed. */
   async forApplication(
@@ -30,7 +40,12 @@ export class EvmSigners {
   ): Promise<PrivateKeyAccount> {
     const key = `${applicationId}:${address.toLowerCase()}:${kinds.join(',')}`;
     const cached = this.#cache.get(key);
-    if (cached) return cached;
+    if (cached) {
+      // Moved to the end: the map's order is then least recently used first.
+      this.#cache.delete(key);
+      this.#cache.set(key, cached);
+      return cached;
+    }
     const row = await findApplicationAccount(this.db, applicationId, address);
     if (!row || !kinds.includes(row.kind)) {
       throw new ChaingateError(
@@ -42,7 +57,10 @@ export class EvmSigners {
       );
     }
     const account = unsealEvmAccount(this.vault, row);
-    this.#cache.set(key, account);
+    if (row.kind === 'sender') {
+      if (this.#cache.size >= this.#maxCached) this.#cache.delete(this.#cache.keys().next().value as string);
+      this.#cache.set(key, account);
+    }
     return account;
   }
 

@@ -131,8 +131,8 @@ function writeAtomically(path: string, data: Uint8Array): void {
  * reset, a stretch too long to inspect), or a state change made outside a transaction that the
  * service announces with `markDirty()` (the faucet's `anvil_setBalance`). Blocks without
  * transactions alone are saved at most once a minute, and only once they add a tenth to the chain saved
- * last. Cheat codes someone else sends to the devnet's port
- * are saved with the next dump, not on their own.
+ * last. Cheat codes someone else sends to the devnet's port are saved with the next dump, not on their
+ * own.
  */
 export class DevnetSnapshots {
   #timer: NodeJS.Timeout | undefined;

@@ -4,18 +4,35 @@ import { instrumentWasm } from './wasm-meter.ts';
 
 // Compiling is the expensive part; instances are per call frame (fresh memory each call).
 const moduleCache = new Map<string, WasmModule>();
+/**
+ * Compiled modules kept. Every upload of a rebuilt contract is a new hash, so a devnet used for days
+ * would otherwise keep every build it ever ran, compiled; beyond this the least recently used goes.
+ */
+export const MAX_COMPILED_MODULES = 64;
 
 export function compileWasm(wasmHash: Buffer, code: Buffer): WasmModule {
   const key = wasmHash.toString('hex');
   const cached = moduleCache.get(key);
-  if (cached) return cached;
+  if (cached) {
+    // Moved to the end: the map's order is then least recently used first.
+    moduleCache.delete(key);
+    moduleCache.set(key, cached);
+    return cached;
+  }
   try {
     const mod = new Wasm.Module(instrumentWasm(code));
+    if (moduleCache.size >= MAX_COMPILED_MODULES)
+      moduleCache.delete(moduleCache.keys().next().value as string);
     moduleCache.set(key, mod);
     return mod;
   } catch (e) {
     throw new HostError(ErrType.WasmVm, ErrCode.InvalidInput, `invalid wasm: ${(e as Error).message}`);
   }
+}
+
+/** How many compiled modules are kept now. */
+export function compiledModuleCount(): number {
+  return moduleCache.size;
 }
 
 /** Exported function names, used for the `__constructor` check on deploy. */
