@@ -28,6 +28,8 @@ import {
   type SignedFields,
 } from './transactions.repository.ts';
 
+/** Addresses whose nonce row is known to exist, remembered at most (see #ensureNonceRow). */
+const MAX_KNOWN_NONCE_ROWS = 100_000;
 /** Between new blocks, the open records are looked at in the store at most this often. */
 const RECORD_PASS_EVERY_MS = 1_000;
 
@@ -95,6 +97,9 @@ export class TxEngine {
     if (this.#nonceRows.has(key)) return;
     const chainNonce = await network.client.getTransactionCount({ address, blockTag: 'pending' });
     await ensureNonceRow(this.platform.db, network.chainId, address, chainNonce);
+    // Custodied wallets send too, one address per end user: forgetting them all now and then costs each
+    // one node call and one no-op insert on its next send, instead of a set that grows without bound.
+    if (this.#nonceRows.size >= MAX_KNOWN_NONCE_ROWS) this.#nonceRows.clear();
     this.#nonceRows.add(key);
   }
 
