@@ -10,7 +10,7 @@ import {
 import { unsealEvmAccount } from './evm-keys.ts';
 import type { KeyVault } from './key-vault.ts';
 
-/** Senders kept decrypted, unless configured; the least recently used goes first beyond it. */
+/** Senders kept decrypted, unless configured; beyond it the longest kept goes (decrypted again if used). */
 const MAX_CACHED_SENDERS = 10_000;
 
 /**
@@ -40,12 +40,7 @@ export class EvmSigners {
   ): Promise<PrivateKeyAccount> {
     const key = `${applicationId}:${address.toLowerCase()}:${kinds.join(',')}`;
     const cached = this.#cache.get(key);
-    if (cached) {
-      // Moved to the end: the map's order is then least recently used first.
-      this.#cache.delete(key);
-      this.#cache.set(key, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const row = await findApplicationAccount(this.db, applicationId, address);
     if (!row || !kinds.includes(row.kind)) {
       throw new ChaingateError(

@@ -6,19 +6,15 @@ import { instrumentWasm } from './wasm-meter.ts';
 const moduleCache = new Map<string, WasmModule>();
 /**
  * Compiled modules kept. Every upload of a rebuilt contract is a new hash, so a devnet used for days
- * would otherwise keep every build it ever ran, compiled; beyond this the least recently used goes.
+ * would otherwise keep every build it ever ran, compiled; beyond this the longest kept goes (compiled
+ * again if it is called again).
  */
 export const MAX_COMPILED_MODULES = 64;
 
 export function compileWasm(wasmHash: Buffer, code: Buffer): WasmModule {
   const key = wasmHash.toString('hex');
   const cached = moduleCache.get(key);
-  if (cached) {
-    // Moved to the end: the map's order is then least recently used first.
-    moduleCache.delete(key);
-    moduleCache.set(key, cached);
-    return cached;
-  }
+  if (cached) return cached;
   try {
     const mod = new Wasm.Module(instrumentWasm(code));
     if (moduleCache.size >= MAX_COMPILED_MODULES)
