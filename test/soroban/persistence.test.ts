@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nativeToScVal, scValToNative, type xdr } from '@stellar/stellar-sdk';
 import { afterAll, describe, expect, it } from 'vitest';
+import { HISTORY_LEDGERS } from '../../src/stellar/sandbox/sandbox-node.ts';
 import { Kind, kitchenSinkWasm } from './support/contracts.ts';
 import { DappClient } from './support/sandbox-client.ts';
 
@@ -45,7 +46,8 @@ describe('soroban sandbox: persistence', () => {
     }
   });
 
-  it('appends an empty ledger to the journal instead of rewriting the snapshot, and replays it on restart', async () => {
+  /** A sandbox in a new data dir whose ledgers close only when asked, with one funded account. */
+  const startFunded = async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'soroban-sandbox-'));
     dirs.push(dataDir);
     const snapshotFile = join(dataDir, 'soroban-sandbox.json');
@@ -54,6 +56,11 @@ describe('soroban sandbox: persistence', () => {
     const first = await DappClient.start({ dataDir, ledgerCloseMs: 0 });
     const alice = await first.fund();
     const snapshot = await readFile(snapshotFile, 'utf8');
+    return { dataDir, snapshotFile, journalFile, first, alice, snapshot };
+  };
+
+  it('appends an empty ledger to the journal instead of rewriting the snapshot, and replays it on restart', async () => {
+    const { dataDir, snapshotFile, journalFile, first, alice, snapshot } = await startFunded();
     const sequences = (text: string) =>
       text
         .trim()
@@ -90,6 +97,37 @@ describe('soroban sandbox: persistence', () => {
       expect([await second.balance(alice.publicKey()), await second.balance(bob.publicKey())]).toEqual(
         balances,
       );
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('folds the journal into a new snapshot once it holds a whole history, and restarts from both', async () => {
+    const { dataDir, snapshotFile, journalFile, first, alice, snapshot } = await startFunded();
+    const journalLines = async () => (await readFile(journalFile, 'utf8')).trim().split('\n').length;
+
+    for (let index = 0; index < HISTORY_LEDGERS; index++) await first.sandbox.closeLedger();
+    // Every one of those went to the journal; the snapshot on disk is still the one after Friendbot.
+    expect(await readFile(snapshotFile, 'utf8')).toBe(snapshot);
+    expect(await journalLines()).toBe(HISTORY_LEDGERS);
+
+    const folded = await first.sandbox.closeLedger();
+    expect(await readdir(dataDir)).not.toContain('soroban-ledgers.jsonl');
+    const saved = JSON.parse(await readFile(snapshotFile, 'utf8')) as {
+      ledgers: Array<{ sequence: number }>;
+    };
+    expect(saved.ledgers).toHaveLength(HISTORY_LEDGERS);
+    expect(saved.ledgers.at(-1)?.sequence).toBe(folded);
+
+    const last = await first.sandbox.closeLedger();
+    expect(await journalLines()).toBe(1);
+    const balance = await first.balance(alice.publicKey());
+    await first.stop();
+
+    const second = await DappClient.start({ dataDir, ledgerCloseMs: 0 });
+    try {
+      expect((await second.server.getLatestLedger()).sequence).toBe(last);
+      expect(await second.balance(alice.publicKey())).toBe(balance);
     } finally {
       await second.stop();
     }

@@ -60,6 +60,16 @@ describe.each(databaseFactories)('the signing statements on $kind', (factory) =>
     expect(await nextNonce()).toBe(10);
   });
 
+  it('keeps the stored next nonce when a known sender is ensured again with a lagging chain nonce', async () => {
+    // The engine forgets which rows exist now and then (MAX_KNOWN_NONCE_ROWS) and ensures them again on
+    // the next send, with the node's pending count, which lags behind signed records not yet broadcast.
+    await db.transaction((tx) => allocateNonces(tx, chainId, sender, 3));
+    await ensureNonceRow(db, chainId, sender, 7);
+    await ensureNonceRow(db, chainId, sender.toUpperCase().replace('0X', '0x'), 8);
+    expect(await db.transaction((tx) => allocateNonces(tx, chainId, sender, 1))).toEqual([10n]);
+    expect(await nextNonce()).toBe(11);
+  });
+
   it('takes the gaps first, smallest first, then a range for the rest', async () => {
     await db.query('UPDATE evm_nonces SET next_nonce = 20 WHERE address = $1', [sender]);
     await addGaps(15, 3, 11);

@@ -54,7 +54,8 @@ export interface NodeSnapshot {
   events: EventRecord[];
 }
 
-const HISTORY_LEDGERS = 2000;
+/** Ledgers (with their transactions and events) kept, like stellar-rpc's retention window. */
+export const HISTORY_LEDGERS = 2000;
 
 /** The ledger-closing core: state, mempool, history. Everything RPC and Friendbot need. */
 export class SandboxNode {
