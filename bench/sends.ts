@@ -6,6 +6,8 @@ export type SendBench = {
   push: LoadResult;
   /** Service only: the unmeasured warm-up sends, kept to show what a freshly started server costs. */
   warmup?: LoadResult;
+  /** Service only: every measured round, in order; `push` is the one with the median server CPU. */
+  rounds?: LoadResult[];
   /** From the first request to the sender's mined nonce reaching start + accepted; undefined on timeout. */
   minedMs: number | undefined;
   /** Service only: until the status endpoint reported every accepted transaction final. */
