@@ -4,6 +4,7 @@ import { ensureContract } from '../evm/contracts/contract-code.ts';
 import { checksumAddress } from '../evm/services/encode-contract-call.ts';
 import type { EvmContext } from '../evm/services/evm-context.ts';
 import { networkFor } from '../evm/services/resolve-network.ts';
+import { setBounded } from '../platform/caches/bounded.ts';
 import { ChaingateError } from '../platform/errors/chaingate-error.ts';
 import type { EvmNetwork } from '../platform/networks/evm-networks.ts';
 import { readToken } from './read-token.ts';
@@ -109,8 +110,7 @@ export async function openTokenContract(
       );
     } else standard = await detectTokenStandard(network, address);
     if (presence === 'deployed') {
-      if (detected.size >= MAX_CACHED) detected.delete(detected.keys().next().value as string);
-      detected.set(key, standard);
+      setBounded(detected, key, standard, MAX_CACHED);
     }
   }
   if (standard === null || !parameters.accepts.includes(standard)) {

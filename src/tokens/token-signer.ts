@@ -1,6 +1,7 @@
 import type { Address } from 'viem';
 import type { Application } from '../applications/applications.service.ts';
 import { checksumAddress } from '../evm/services/encode-contract-call.ts';
+import { setBounded } from '../platform/caches/bounded.ts';
 import { findApplicationAccount, findDefaultSender } from '../platform/custody/evm-accounts.repository.ts';
 import { ChaingateError } from '../platform/errors/chaingate-error.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -42,7 +43,6 @@ export async function tokenSigner(
     );
   }
   const address = checksumAddress(row.address, 'sender');
-  if (defaults.size >= MAX_CACHED) defaults.delete(defaults.keys().next().value as string);
-  defaults.set(application.id, address);
+  setBounded(defaults, application.id, address, MAX_CACHED);
   return address;
 }

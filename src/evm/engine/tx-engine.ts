@@ -1,4 +1,5 @@
 import type { Address } from 'viem';
+import { addBounded } from '../../platform/caches/bounded.ts';
 import { signEip1559 } from '../../platform/custody/evm-account.ts';
 import { EvmSigners } from '../../platform/custody/evm-signers.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
@@ -97,10 +98,9 @@ export class TxEngine {
     if (this.#nonceRows.has(key)) return;
     const chainNonce = await network.client.getTransactionCount({ address, blockTag: 'pending' });
     await ensureNonceRow(this.platform.db, network.chainId, address, chainNonce);
-    // Custodied wallets send too, one address per end user: forgetting them all now and then costs each
-    // one node call and one no-op insert on its next send, instead of a set that grows without bound.
-    if (this.#nonceRows.size >= MAX_KNOWN_NONCE_ROWS) this.#nonceRows.clear();
-    this.#nonceRows.add(key);
+    // Custodied wallets send too, one address per end user: a forgotten address costs one node call and
+    // one no-op insert on its next send, instead of a set that grows without bound.
+    addBounded(this.#nonceRows, key, MAX_KNOWN_NONCE_ROWS);
   }
 
   start(): void {

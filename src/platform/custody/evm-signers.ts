@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
+import { setBounded } from '../caches/bounded.ts';
 import type { Queryable } from '../db/database.ts';
 import { ChaingateError } from '../errors/chaingate-error.ts';
 import {
@@ -53,8 +54,7 @@ export class EvmSigners {
     }
     const account = unsealEvmAccount(this.vault, row);
     if (row.kind === 'sender') {
-      if (this.#cache.size >= this.#maxCached) this.#cache.delete(this.#cache.keys().next().value as string);
-      this.#cache.set(key, account);
+      setBounded(this.#cache, key, account, this.#maxCached);
     }
     return account;
   }

@@ -7,7 +7,8 @@ const moduleCache = new Map<string, WasmModule>();
 /**
  * Compiled modules kept. Every upload of a rebuilt contract is a new hash, so a devnet used for days
  * would otherwise keep every build it ever ran, compiled; beyond this the longest kept goes (compiled
- * again if it is called again).
+ * again if it is called again). The rule of the service's caches (`src/platform/caches/bounded.ts`),
+ * written out here: the sandbox imports nothing from the service, so it can run on its own.
  */
 export const MAX_COMPILED_MODULES = 64;
 

@@ -1,4 +1,5 @@
 import { hash } from '@stellar/stellar-sdk';
+import { setBounded } from '../../platform/caches/bounded.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts';
 import { type InstanceEntry, readCode, readInstance } from '../network/ledger-entries.ts';
@@ -18,8 +19,7 @@ export function specOfWasm(wasm: Buffer): ContractSpec {
   if (cached) return cached;
   const sections = readCustomSections(wasm).get('contractspecv0') ?? [];
   const spec = new ContractSpec(decodeSpecEntries(Buffer.concat(sections.map((part) => Buffer.from(part)))));
-  if (specsByWasm.size >= MAX_CACHED_SPECS) specsByWasm.delete(specsByWasm.keys().next().value as string);
-  specsByWasm.set(key, spec);
+  setBounded(specsByWasm, key, spec, MAX_CACHED_SPECS);
   return spec;
 }
 
