@@ -1,9 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type Hex, keccak256, parseTransaction, recoverTransactionAddress } from 'viem';
-
-type RpcItem = { jsonrpc: '2.0'; id: unknown; method: string; params?: unknown[] };
-type RpcAnswer = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: { code: number; message: string } };
+import { askNode, type RpcAnswer, type RpcItem, serveJsonRpc } from './json-rpc-server.ts';
 
 export type SequencerRelay = {
   url: string;
@@ -26,14 +22,7 @@ export async function startSequencerRelay(anvilUrl: string): Promise<SequencerRe
   // One item at a time, in arrival order: a sequencer orders what it receives.
   let queue: Promise<unknown> = Promise.resolve();
 
-  const forward = async (item: RpcItem): Promise<RpcAnswer> => {
-    const response = await fetch(anvilUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(item),
-    });
-    return (await response.json()) as RpcAnswer;
-  };
+  const forward = (item: RpcItem): Promise<RpcAnswer> => askNode(anvilUrl, item);
 
   const handle = async (item: RpcItem): Promise<RpcAnswer> => {
     if (item.method !== 'eth_sendRawTransaction') return forward(item);
@@ -71,28 +60,13 @@ export async function startSequencerRelay(anvilUrl: string): Promise<SequencerRe
     return answer;
   };
 
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as RpcItem | RpcItem[];
-      const answer = Array.isArray(body) ? await Promise.all(body.map(ordered)) : await ordered(body);
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(answer));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await serveJsonRpc(ordered);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     dropNext: (count) => {
       toDrop += count;
     },
     stats,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }

@@ -1,6 +1,6 @@
 import { BaseError, ContractFunctionRevertedError, encodeErrorResult, parseAbi, RpcRequestError } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { decodeRevertReason, revertDataFromError } from './decode-revert.ts';
+import { decodeRevertReason, executionFailureAnswer, revertDataFromError } from './decode-revert.ts';
 
 const builtins = parseAbi(['error Error(string)', 'error Panic(uint256)']);
 const custom = parseAbi([
@@ -108,11 +108,40 @@ describe('revertDataFromError', () => {
     );
   });
 
+  it('finds the data of a Nethermind "Reverted 0x…" text', () => {
+    expect(revertDataFromError({ error: { code: -32015, data: `Reverted ${data}` } })).toBe(data);
+    expect(revertDataFromError({ data: 'Reverted 0x' })).toBeUndefined();
+    expect(revertDataFromError({ data: `revert: ${data}` })).toBeUndefined();
+  });
+
   it('returns undefined when there is no revert data', () => {
     expect(revertDataFromError(new Error('boom'))).toBeUndefined();
     expect(revertDataFromError({ data: '0x' })).toBeUndefined();
     expect(revertDataFromError({ data: 'not hex' })).toBeUndefined();
     expect(revertDataFromError(undefined)).toBeUndefined();
     expect(revertDataFromError('0xdead')).toBeUndefined();
+  });
+});
+
+describe('executionFailureAnswer', () => {
+  it('answers a revert, with the reason when the node put one in its words', () => {
+    expect(executionFailureAnswer('execution reverted')).toBe('execution reverted');
+    expect(executionFailureAnswer('revert')).toBe('execution reverted');
+    expect(executionFailureAnswer('Execution reverted')).toBe('execution reverted');
+    expect(executionFailureAnswer('revert: UniswapV2Router: EXPIRED')).toBe(
+      'execution reverted: UniswapV2Router: EXPIRED',
+    );
+    expect(executionFailureAnswer('execution reverted: nope')).toBe('execution reverted: nope');
+  });
+
+  it('leaves out Nethermind\'s bare ": revert" and revert data that did not decode', () => {
+    expect(executionFailureAnswer('execution reverted: revert')).toBe('execution reverted');
+    expect(executionFailureAnswer('Reverted 0x7a933234')).toBe('execution reverted');
+  });
+
+  it('answers another failure with what the node said, escaped and clipped', () => {
+    expect(executionFailureAnswer('EVM error OutOfGas')).toBe('execution failed: EVM error OutOfGas');
+    expect(executionFailureAnswer('revert: two\nlines')).toBe('execution reverted: two\\u000alines');
+    expect(executionFailureAnswer(`invalid opcode ${'x'.repeat(200)}`)).toMatch(/… \(215 chars\)$/);
   });
 });

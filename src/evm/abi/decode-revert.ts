@@ -1,4 +1,5 @@
 import { type Abi, decodeAbiParameters, type Hex, isHex, toFunctionSelector } from 'viem';
+import { quote } from '../../platform/errors/chaingate-error.ts';
 import type { JsonValue } from '../../platform/json/json-value.ts';
 import { stringifyLosslessJson } from '../../platform/json/lossless-json.ts';
 import { canonicalSignature } from './canonical-type.ts';
@@ -87,8 +88,29 @@ export function decodeRevertReason(abis: Abi[], data: Hex | undefined): RevertRe
   return { reason: `unknown error ${selector}` };
 }
 
+/**
+ * The answer to a call the EVM failed whose revert data did not decode (or was not sent), from the
+ * node's wording: "execution reverted", with the reason when the node put one in its text only
+ * (Nethermind's "revert: <reason>"), or "execution failed: <what the node said>" (out of gas, an
+ * invalid opcode).
+ */
+export function executionFailureAnswer(failure: string): string {
+  if (!/revert/i.test(failure)) return `execution failed: ${quote(failure)}`;
+  const reason = /^(?:execution reverted|reverted|revert)\s*:\s*(.+)$/is.exec(failure.trim())?.[1];
+  // Nethermind adds ": revert" to a revert without a reason; hex is data that did not decode.
+  return reason === undefined || /^revert$|^0x[0-9a-f]*$/i.test(reason)
+    ? 'execution reverted'
+    : `execution reverted: ${quote(reason)}`;
+}
+
+/** Nethermind's -32015 answers carry revert data as text: "Reverted 0x<data>". */
+const revertedDataText = /^Reverted (0x[0-9a-fA-F]+)$/;
+
 function hexIn(value: unknown, depth: number): Hex | undefined {
-  if (typeof value === 'string') return isHex(value, { strict: true }) && value !== '0x' ? value : undefined;
+  if (typeof value === 'string') {
+    const hex = revertedDataText.exec(value)?.[1] ?? value;
+    return isHex(hex, { strict: true }) && hex !== '0x' ? hex : undefined;
+  }
   if (value === null || typeof value !== 'object' || depth > 3) return undefined;
   const record = value as { raw?: unknown; data?: unknown; error?: unknown };
   // `raw` first: on ContractFunctionRevertedError, `data` is the decoded error object, not hex.

@@ -1,8 +1,8 @@
 import type { Hex } from 'viem';
-import { ChaingateError, quote } from '../../platform/errors/chaingate-error.ts';
+import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { JsonValue } from '../../platform/json/json-value.ts';
 import { executionFailureMessage } from '../../platform/networks/node-failure.ts';
-import { decodeRevertReason, revertDataFromError } from '../abi/decode-revert.ts';
+import { decodeRevertReason, executionFailureAnswer, revertDataFromError } from '../abi/decode-revert.ts';
 import { decodeViewResult } from '../abi/to-json-value.ts';
 import { standardAbis } from '../contract-library/standard-abis.ts';
 import {
@@ -66,10 +66,9 @@ function viewWith(encoded: EncodedContractCall, sender: string | undefined): Pro
       const failure = executionFailureMessage(error);
       if (failure !== undefined) {
         // A revert without data, or the EVM stopping the call (out of gas, an invalid opcode).
-        const message = /revert/i.test(failure)
-          ? 'execution reverted'
-          : `execution failed: ${quote(failure)}`;
-        throw new ChaingateError('ERROR_EXECUTION_REVERTED', message, { cause: error });
+        throw new ChaingateError('ERROR_EXECUTION_REVERTED', executionFailureAnswer(failure), {
+          cause: error,
+        });
       }
       throw error;
     },

@@ -1,8 +1,8 @@
 import { type Abi, type Address, type Hex, hexToBigInt } from 'viem';
-import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
+import { ChaingateError, quote } from '../../platform/errors/chaingate-error.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
-import { isNodeTransportFailure } from '../../platform/networks/node-failure.ts';
-import { decodeRevertReason, revertDataFromError } from '../abi/decode-revert.ts';
+import { executionFailureMessage, isNodeTransportFailure } from '../../platform/networks/node-failure.ts';
+import { decodeRevertReason, executionFailureAnswer, revertDataFromError } from '../abi/decode-revert.ts';
 import { standardAbis } from '../contract-library/standard-abis.ts';
 import { classifyBroadcastError } from '../engine/broadcast-errors.ts';
 import { insufficientFunds, nodeUnreachable } from '../engine/engine-errors.ts';
@@ -61,6 +61,13 @@ function estimationError(network: EvmNetwork, error: unknown, abis: Abi[]): Chai
   const outcome = classifyBroadcastError(error);
   if (outcome.kind === 'insufficientFunds') return insufficientFunds(error);
   if (outcome.kind === 'unreachable') return nodeUnreachable(network.chainId, error);
+  const failure = executionFailureMessage(error);
+  if (failure !== undefined) {
+    const message = /revert/i.test(failure)
+      ? executionFailureAnswer(failure)
+      : `gas estimation failed: ${quote(failure)}`;
+    return new ChaingateError('ERROR_EXECUTION_REVERTED', message, { cause: error });
+  }
   const text = ((error as { details?: string }).details ?? (error as Error).message ?? '').toLowerCase();
   if (text.includes('revert'))
     return new ChaingateError('ERROR_EXECUTION_REVERTED', 'execution reverted', { cause: error });

@@ -128,7 +128,8 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
         summary: 'Query a view function: answers a JSON array of the return values, in order',
         description:
           'Integers are JSON number literals with all their digits (beyond 2^53 too: parse losslessly); addresses checksummed; bytes 0x-hex; ' +
-          'structs are objects with their field names. A revert answers 400 ERROR_EXECUTION_REVERTED with the decoded reason, and so does a call the EVM stops (out of gas, an invalid opcode: `execution failed: …`).',
+          'structs are objects with their field names. A revert answers 400 ERROR_EXECUTION_REVERTED with the decoded reason, and so does a call the EVM stops (out of gas, an invalid opcode: `execution failed: …`). ' +
+          'A node answer with JSON-RPC code 3 or -32015 (Nethermind\'s "VM execution error.", its reason read from `data`) counts as the EVM failing, whatever its wording; any other error the node answers is a 503.',
         response: {
           200: Type.Array(Type.Unknown()),
           ...errorResponses([...callCodes, 'ERROR_EXECUTION_REVERTED', 'CG_ERR_UNDECODABLE_RESULT']),

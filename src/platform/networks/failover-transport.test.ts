@@ -9,7 +9,9 @@ const nodes: Node[] = [];
 
 /** A JSON-RPC node on loopback answering every call with `answer(method)` (a result or an error). */
 async function startNode(
-  answer: (method: string) => { result: unknown } | { error: { code: number; message: string } },
+  answer: (
+    method: string,
+  ) => { result: unknown } | { error: { code: number; message: string; data?: unknown } },
 ) {
   const calls: string[] = [];
   const server: Server = createServer((req, res) => {
@@ -57,11 +59,18 @@ describe('failover transport', () => {
   });
 
   it('does not ask another node about a call the EVM failed: a revert is the answer', async () => {
-    const reverting = await startNode(() => ({ error: { code: 3, message: 'execution reverted: no' } }));
-    const other = await startNode(() => ({ result: '0x' }));
-    const answer = await request([reverting.url, other.url]);
-    expect((answer as { error: unknown }).error).toBeInstanceOf(JsonRpcError);
-    expect(other.calls).toEqual([]);
+    // geth's revert, and Nethermind's before it moved to code 3 (the reason in data).
+    const failures = [
+      { code: 3, message: 'execution reverted: no' },
+      { code: -32015, message: 'VM execution error.', data: 'revert: no' },
+    ];
+    for (const failure of failures) {
+      const reverting = await startNode(() => ({ error: failure }));
+      const other = await startNode(() => ({ result: '0x' }));
+      const answer = await request([reverting.url, other.url]);
+      expect((answer as { error: unknown }).error).toBeInstanceOf(JsonRpcError);
+      expect(other.calls).toEqual([]);
+    }
   });
 
   it('puts a URL that did not answer behind the others, and still tries it last', async () => {

@@ -13,27 +13,44 @@ export function isNodeTransportFailure(error: unknown): boolean {
 }
 
 /** The node's own JSON-RPC error in the error's cause chain (it answered, with an error), if any. */
-export function nodeRpcError(error: unknown): { code: number; message: string } | undefined {
+export function nodeRpcError(error: unknown): { code: number; message: string; data?: unknown } | undefined {
   let current: unknown = error;
   for (let depth = 0; current && depth < 16; depth++) {
     if ((current as { name?: string }).name === 'JsonRpcError')
-      return current as { code: number; message: string };
+      return current as { code: number; message: string; data?: unknown };
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
 }
 
-// How nodes word an EVM failure of a call: anvil "EVM error OutOfGas" / "InvalidFEOpcode" /
-// "InvalidJump" / "StackUnderflow", geth "out of gas", "invalid opcode: INVALID", "invalid jump
-// destination", "stack underflow (0 <=> 1)", and "execution reverted" everywhere.
+/**
+ * JSON-RPC codes that say the EVM failed running the call, whatever the wording: 3 is a revert (geth
+ * since 1.9.15, Erigon, reth, Besu and Nethermind since they aligned with it, and the execution-apis
+ * tests), -32015 "VM execution error." (Nethermind before it moved reverts to 3, OpenEthereum, and
+ * reth's exceptional halts).
+ */
+const executionFailureCodes = new Set([3, -32015]);
+
+// How nodes word an EVM failure of a call under other codes (-32000 mostly): anvil "EVM error
+// OutOfGas" / "InvalidFEOpcode" / "InvalidJump" / "StackUnderflow", geth "out of gas", "invalid
+// opcode: INVALID", "invalid jump destination", "stack underflow (0 <=> 1)", Besu "Execution
+// reverted", and "execution reverted" everywhere.
 const executionFailureWording =
   /revert|out ?of ?gas|invalid ?(fe)?opcode|opcode ?not ?found|invalid ?jump|stack ?(underflow|overflow)|EVM error/i;
 
 /**
  * The node's message when it says the EVM failed running the call (a revert, out of gas, an invalid
  * opcode or jump, a stack fault): the contract's doing, not the node's. Undefined otherwise.
+ *
+ * Nethermind's -32015 answers say what happened in `data`, under the generic message "VM execution
+ * error.": "revert", "revert: <reason>", "Reverted 0x<data>", "OutOfGas". That text is the message
+ * then.
  */
 export function executionFailureMessage(error: unknown): string | undefined {
   const answered = nodeRpcError(error);
-  return answered && executionFailureWording.test(answered.message) ? answered.message : undefined;
+  if (!answered) return undefined;
+  const { code, message, data } = answered;
+  if (!executionFailureCodes.has(code) && !executionFailureWording.test(message)) return undefined;
+  const detail = code === -32015 && typeof data === 'string' && !/^(0x[0-9a-f]*)?$/i.test(data);
+  return detail ? (data as string) : message;
 }

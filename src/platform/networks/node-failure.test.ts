@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { JsonRpcError, RpcTransportError } from './keep-alive-transport.ts';
+import { executionFailureMessage, isNodeTransportFailure, nodeRpcError } from './node-failure.ts';
+
+const answered = (error: { code: number; message: string; data?: unknown }) =>
+  new Error('the call failed', { cause: new JsonRpcError(error) });
+
+describe('executionFailureMessage', () => {
+  // Answers as the clients' issue trackers and the execution-apis tests quote them.
+  it.each([
+    ['geth, a revert with data', { code: 3, message: 'execution reverted: user error', data: '0x08c379a0' }],
+    ['geth, out of gas', { code: -32000, message: 'out of gas' }],
+    ['geth, an invalid opcode', { code: -32000, message: 'invalid opcode: INVALID' }],
+    ['anvil, a halt', { code: -32603, message: 'EVM error OutOfGas' }],
+    ['Besu', { code: -32000, message: 'Execution reverted', data: '0x' }],
+    ['Nethermind 2025, before code 3', { code: -32000, message: 'execution reverted', data: '0x01' }],
+    ['Nethermind, code 3', { code: 3, message: 'execution reverted: revert', data: '0x' }],
+    ['Nethermind, estimateGas', { code: -32015, message: 'revert' }],
+  ])('takes %s for the EVM failing the call, with the node message', (_, error) => {
+    expect(executionFailureMessage(answered(error))).toBe(error.message);
+  });
+
+  it('takes code 3 and -32015 for an EVM failure whatever the wording', () => {
+    expect(executionFailureMessage(answered({ code: 3, message: 'something new' }))).toBe('something new');
+    expect(executionFailureMessage(answered({ code: -32015, message: 'halted' }))).toBe('halted');
+  });
+
+  it('reads what happened from the data of a Nethermind -32015 "VM execution error."', () => {
+    const vmError = (data: unknown) => answered({ code: -32015, message: 'VM execution error.', data });
+    expect(executionFailureMessage(vmError('revert: UniswapV2Router: EXPIRED'))).toBe(
+      'revert: UniswapV2Router: EXPIRED',
+    );
+    expect(executionFailureMessage(vmError('Reverted 0x7a933234'))).toBe('Reverted 0x7a933234');
+    expect(executionFailureMessage(vmError('OutOfGas'))).toBe('OutOfGas');
+    // Hex, empty or not text: the data is revert data, not words; the message stands.
+    for (const data of ['0x7a933234', '0x', '', 42, undefined]) {
+      expect(executionFailureMessage(vmError(data))).toBe('VM execution error.');
+    }
+  });
+
+  it("does not take the node's own failures for the EVM's", () => {
+    for (const error of [
+      { code: -32005, message: 'limit exceeded' },
+      { code: -32000, message: 'header not found' },
+      { code: -32601, message: 'the method eth_call does not exist/is not available' },
+      { code: -32000, message: 'missing trie node 1e8c…' },
+    ]) {
+      expect(executionFailureMessage(answered(error))).toBeUndefined();
+    }
+    expect(executionFailureMessage(new RpcTransportError('connection refused'))).toBeUndefined();
+    expect(executionFailureMessage(new Error('execution reverted'))).toBeUndefined();
+  });
+});
+
+describe('nodeRpcError and isNodeTransportFailure', () => {
+  it('find the node answer, or its absence, along the cause chain', () => {
+    const error = answered({ code: -32015, message: 'VM execution error.', data: 'revert' });
+    expect(nodeRpcError(error)).toMatchObject({ code: -32015, data: 'revert' });
+    expect(isNodeTransportFailure(error)).toBe(false);
+    const away = new Error('outer', { cause: new RpcTransportError('timeout') });
+    expect(nodeRpcError(away)).toBeUndefined();
+    expect(isNodeTransportFailure(away)).toBe(true);
+  });
+});
