@@ -19,6 +19,8 @@ const EvmNetworkEntry = Type.Object(
     /** Concurrent node calls sent as one JSON-RPC batch of at most this many; 1 turns batching off. */
     rpcBatchSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     rpcTimeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
+    /** How long an RPC URL that did not answer goes behind the others (default 30 s); 0 keeps the order. */
+    rpcFailoverCooldownMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000 })),
   },
   { additionalProperties: false },
 );

@@ -39,7 +39,28 @@ describe('loadConfig', () => {
       symbol: 'ETH',
       isMainnet: false,
       confirmations: 2,
+      rpcFailoverCooldownMs: 30_000,
     });
+  });
+
+  it('gives a network its own failover cooldown, and refuses a negative one', () => {
+    const entry = (cooldown: number) =>
+      JSON.stringify({
+        evm: {
+          networks: [
+            {
+              chainId: 1,
+              rpcUrls: ['http://127.0.0.1:1', 'http://127.0.0.1:2'],
+              rpcFailoverCooldownMs: cooldown,
+            },
+          ],
+        },
+      });
+    const config = loadConfig({ CHAINGATE_CONFIG: configFile('f.json', entry(5_000)) });
+    expect(configuredNetwork(config.file.evm?.networks?.[0] as never).rpcFailoverCooldownMs).toBe(5_000);
+    expect(() => loadConfig({ CHAINGATE_CONFIG: configFile('g.json', entry(-1)) })).toThrow(
+      /g\.json: evm\.networks\.0\.rpcFailoverCooldownMs must be >= 0/,
+    );
   });
 
   it('names the file and key of a bad config', () => {

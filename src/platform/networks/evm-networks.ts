@@ -2,7 +2,7 @@ import { type Chain, createPublicClient, defineChain, type PublicClient, type Tr
 import type { EvmNetworkEntry } from '../config/config-file.ts';
 import { ConfigError } from '../config/config-file.ts';
 import { DEVNET_CHAIN_ID, findKnownChain } from '../config/known-chains.ts';
-import { failoverTransport } from './failover-transport.ts';
+import { DEFAULT_FAILOVER_COOLDOWN_MS, failoverTransport } from './failover-transport.ts';
 import { DEFAULT_RPC_TIMEOUT_MS, keepAliveTransport } from './keep-alive-transport.ts';
 
 /** One EVM network the service can use, with its read client. */
@@ -28,6 +28,8 @@ export type EvmNetwork = {
   rpcBatchSize: number;
   /** Deadline of one node call, after which it fails as ERROR_NODE_UNREACHABLE. */
   rpcTimeoutMs: number;
+  /** With several URLs: how long one that did not answer goes behind the others. */
+  rpcFailoverCooldownMs: number;
   chain: Chain;
   client: PublicClient;
   /**
@@ -50,7 +52,10 @@ function makeNetwork(fields: Omit<EvmNetwork, 'chain' | 'client' | 'rpc'>): EvmN
   const transports = fields.rpcUrls.map((url) =>
     keepAliveTransport(url, { maxBatchSize: fields.rpcBatchSize, timeoutMs: fields.rpcTimeoutMs }),
   );
-  const transport = transports.length === 1 ? (transports[0] as Transport) : failoverTransport(transports);
+  const transport =
+    transports.length === 1
+      ? (transports[0] as Transport)
+      : failoverTransport(transports, { cooldownMs: fields.rpcFailoverCooldownMs });
   const client = createPublicClient({ chain, transport, pollingInterval: 250 }) as PublicClient;
   // `client.transport.request` is the transport's own request (viem wraps only `client.request`).
   const request = client.transport.request as (call: {
@@ -79,6 +84,7 @@ export function devnetNetwork(rpcUrl: string, afterStateChange?: () => void): Ev
     rpcUrls: [rpcUrl],
     rpcBatchSize: DEVNET_RPC_BATCH_SIZE,
     rpcTimeoutMs: DEFAULT_RPC_TIMEOUT_MS,
+    rpcFailoverCooldownMs: DEFAULT_FAILOVER_COOLDOWN_MS,
   });
 }
 
@@ -107,6 +113,7 @@ export function configuredNetwork(entry: EvmNetworkEntry): EvmNetwork {
     // Hosted providers commonly cap batches (10–100 calls); 10 stays under every cap we know of.
     rpcBatchSize: entry.rpcBatchSize ?? 10,
     rpcTimeoutMs: entry.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
+    rpcFailoverCooldownMs: entry.rpcFailoverCooldownMs ?? DEFAULT_FAILOVER_COOLDOWN_MS,
   });
 }
 

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { type AddressInfo, createConnection, createServer as createNetServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failoverTransport } from './failover-transport.ts';
 import { JsonRpcError, keepAliveTransport, RpcTransportError } from './keep-alive-transport.ts';
@@ -102,6 +102,41 @@ describe('failover transport', () => {
       expect(attempts).toBeGreaterThan(afterFirst);
     } finally {
       await new Promise((resolve) => hangUp.close(resolve));
+    }
+  });
+
+  it('asks a URL that did not answer first again once its cooldown is over', async () => {
+    let up = false;
+    const flaky = await startNode(() => ({ result: '0xf' }));
+    // Stands for the first URL: refuses connections until `up`, then forwards to the flaky node.
+    const piped = new Set<Socket>();
+    const gate = createNetServer((socket) => {
+      if (!up) return socket.destroy();
+      piped.add(socket);
+      const upstream = createConnection(Number(new URL(flaky.url).port), '127.0.0.1');
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+    try {
+      const gateUrl = `http://127.0.0.1:${(gate.address() as AddressInfo).port}`;
+      const healthy = await startNode(() => ({ result: '0x1' }));
+      const call = rawRequest(
+        failoverTransport([keepAliveTransport(gateUrl), keepAliveTransport(healthy.url)], {
+          cooldownMs: 100,
+        }),
+      );
+      expect(await call({ method: 'eth_chainId', params: [] })).toBe('0x1');
+      up = true;
+      // Within the cooldown the second URL still answers; after it, the first one does again.
+      expect(await call({ method: 'eth_chainId', params: [] })).toBe('0x1');
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(await call({ method: 'eth_chainId', params: [] })).toBe('0xf');
+      expect(flaky.calls).toEqual(['eth_chainId']);
+    } finally {
+      for (const socket of piped) socket.destroy();
+      await new Promise((resolve) => gate.close(resolve));
     }
   });
 });
