@@ -21,6 +21,43 @@ describe('classifyBroadcastError', () => {
     ['insufficient funds for gas * price + value', 'insufficientFunds'],
     ['node request failed: connect ECONNREFUSED 127.0.0.1:8545', 'unreachable'],
     ['intrinsic gas too low', 'rejected'],
+    // Nethermind (its AcceptTxResult names, as it answers them).
+    ['AlreadyKnown', 'accepted'],
+    ['OldNonce, Current nonce: 29, nonce of rejected tx: 28', 'nonceTooLow'],
+    ['NonceGap, Future nonce. Expected nonce: 62', 'nonceTooHigh'],
+    ['NonceTooFarInFuture', 'nonceTooHigh'],
+    [
+      'FeeTooLow, MaxFeePerGas too low. MaxFeePerGas: 1, BaseFee: 7, MaxPriorityFeePerGas:1, Block number: 9',
+      'underpriced',
+    ],
+    ['FeeTooLowToCompete', 'underpriced'],
+    ['InsufficientFunds, Account balance: 0, cumulative cost: 21000', 'insufficientFunds'],
+    ['GasLimitExceeded, Gas limit: 30000000, gas limit of rejected tx: 40000000', 'rejected'],
+    // Besu.
+    ['Known transaction', 'accepted'],
+    ['Replacement transaction underpriced', 'underpriced'],
+    ['Gas price below configured minimum gas price', 'underpriced'],
+    ['Upfront cost exceeds account balance', 'insufficientFunds'],
+    ['Intrinsic gas exceeds gas limit', 'rejected'],
+    // OpenEthereum.
+    ['Transaction with the same hash was already imported.', 'accepted'],
+    ['Transaction nonce is too low. Try incrementing the nonce.', 'nonceTooLow'],
+    [
+      "Transaction gas price is too low. It does not satisfy your node's minimal gas price (minimal: 1 got: 0). Try increasing the gas price.",
+      'underpriced',
+    ],
+    [
+      'Transaction gas price 5 wei is too low. There is another transaction with same nonce in the queue. Try increasing the gas price or incrementing the nonce.',
+      'underpriced',
+    ],
+    [
+      'Insufficient funds. The account you tried to send transaction from does not have enough funds. Required 1 and got: 0.',
+      'insufficientFunds',
+    ],
+    // Moonbeam, Arbitrum.
+    ['Pool(AlreadyImported)', 'accepted'],
+    ['Pool(Stale)', 'nonceTooLow'],
+    ['not enough funds for gas', 'insufficientFunds'],
   ])('reads "%s" as %s', (details, kind) => {
     expect(classifyBroadcastError(nodeError(details)).kind).toBe(kind);
   });

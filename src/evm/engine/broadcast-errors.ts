@@ -22,22 +22,38 @@ function messagesOf(error: unknown): string {
   return parts.join(' | ').toLowerCase();
 }
 
-/** Classifies a broadcast error from its messages (geth, anvil, reth, erigon and besu wordings). */
+// How nodes word their refusals of a raw transaction, lowercased. Chainlink's list of client errors
+// (core/chains/evm/client/errors.go) was the checklist:
+// - geth, Erigon, reth, anvil: "already known", "nonce too low", "nonce too high", "replacement
+//   transaction underpriced", "transaction underpriced", "insufficient funds for gas * price + value";
+// - Nethermind, its AcceptTxResult names: "AlreadyKnown", "OldNonce, Current nonce: …", "NonceGap,
+//   Future nonce. Expected nonce: …" (it refuses gapped nonces, as sequencers do), "NonceTooFarInFuture",
+//   "FeeTooLow, …", "FeeTooLowToCompete", "InsufficientFunds, Account balance: …";
+// - Besu: "Known transaction", "Nonce too low", "Replacement transaction underpriced", "Gas price below
+//   configured minimum gas price", "Upfront cost exceeds account balance";
+// - OpenEthereum: "Transaction with the same hash was already imported.", "Transaction nonce is too low.
+//   Try incrementing the nonce.", "Transaction gas price is too low. …", "… There is another
+//   transaction with same nonce in the queue", "Insufficient funds. …";
+// - Moonbeam "Pool(AlreadyImported)", "Pool(Stale)"; Arbitrum "not enough funds for gas".
+const alreadyKnown = /already ?(known|imported)|known transaction|already in (the )?(mempool|pool)/;
+const nonceTooLow =
+  /nonce ?(is )?too ?low|old ?nonce|nonce has already been used|invalid nonce.*lower|pool\(stale\)/;
+const nonceTooHigh = /nonce ?too ?high|nonce ?gap|nonce[ _]?too[ _]?far[ _]?in(to)?[ _]?(the[ _])?future/;
+const underpriced =
+  /underpriced|fee ?too ?low|replacement.*(fee|gas)|gas price (is )?(too low|below)|same nonce in the (queue|tx pool)/;
+const insufficientFunds =
+  /insufficient ?(funds|balance)|lack of funds|upfront cost exceeds account balance|not enough funds/;
+
+/** Classifies a broadcast error from its messages (see the wordings above). */
 export function classifyBroadcastError(error: unknown): BroadcastOutcome {
   if (isNodeTransportFailure(error))
     return { kind: 'unreachable', message: 'the node did not answer in time' };
   const text = messagesOf(error);
-  if (/already (known|imported)|known transaction|alreadyknown|already in (the )?(mempool|pool)/.test(text)) {
-    return { kind: 'accepted' };
-  }
-  if (/nonce too low|noncetoolow|nonce has already been used|old nonce|invalid nonce.*lower/.test(text)) {
-    return { kind: 'nonceTooLow' };
-  }
-  if (/nonce too high|noncetoohigh|nonce too far in(to)? (the )?future|nonce_too_far_in_future/.test(text)) {
-    return { kind: 'nonceTooHigh' };
-  }
-  if (/underpriced|fee too low|replacement.*(fee|gas)/.test(text)) return { kind: 'underpriced' };
-  if (/insufficient funds|insufficient balance|lack of funds/.test(text)) {
+  if (alreadyKnown.test(text)) return { kind: 'accepted' };
+  if (nonceTooLow.test(text)) return { kind: 'nonceTooLow' };
+  if (nonceTooHigh.test(text)) return { kind: 'nonceTooHigh' };
+  if (underpriced.test(text)) return { kind: 'underpriced' };
+  if (insufficientFunds.test(text)) {
     return { kind: 'insufficientFunds', message: 'insufficient funds for gas * price + value' };
   }
   if (
