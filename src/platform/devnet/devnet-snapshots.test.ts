@@ -32,7 +32,9 @@ const rpc = (method: string, params: unknown[] = []) => rpcCall(anvil.rpcUrl, me
 
 const blockNumber = async () => Number(await rpc('eth_blockNumber'));
 
-function startSnapshots(options: { quietIntervalMs?: number } = {}): DevnetSnapshots {
+function startSnapshots(
+  options: { quietIntervalMs?: number; bytesPerSecond?: number } = {},
+): DevnetSnapshots {
   const snapshots = new DevnetSnapshots({ rpcUrl: anvil.rpcUrl, stateDir, minIntervalMs: 300, ...options });
   running.push(snapshots);
   snapshots.start();
@@ -69,6 +71,23 @@ it('saves soon after a block with a transaction', async () => {
   await rpc('eth_sendTransaction', [{ from: DEV_ACCOUNT, to: OTHER_ACCOUNT, value: '0x1' }]);
   await until(() => snapshots.dumps === 2, 'a dump after the transaction');
   expect(await dumpsWhileBlocksPass(snapshots, 4)).toBe(0);
+});
+
+it('keeps dumps of transactions to the byte budget, but saves an announced change at once', async () => {
+  // One byte a second: after the first dump (kilobytes), transactions wait for hours.
+  const snapshots = startSnapshots({ bytesPerSecond: 1 });
+  await until(() => snapshots.dumps === 1, 'the first dump');
+  await rpc('eth_sendTransaction', [{ from: DEV_ACCOUNT, to: OTHER_ACCOUNT, value: '0x2' }]);
+  expect(await dumpsWhileBlocksPass(snapshots, 4)).toBe(0);
+  // The faucet's funding is not in any stored transaction: it does not wait.
+  await rpc('anvil_setBalance', [OTHER_ACCOUNT, '0x4321']);
+  snapshots.markDirty();
+  await until(() => snapshots.dumps === 2, 'a dump after markDirty');
+  // And the clean stop saves what waited.
+  await rpc('eth_sendTransaction', [{ from: DEV_ACCOUNT, to: OTHER_ACCOUNT, value: '0x3' }]);
+  expect(await dumpsWhileBlocksPass(snapshots, 2)).toBe(0);
+  await snapshots.stop();
+  expect(snapshots.dumps).toBe(3);
 });
 
 it('saves a state change announced with markDirty, though no block shows it', async () => {

@@ -31,6 +31,15 @@ const QUIET_INTERVAL_MS = 60_000;
  * loses at most a tenth of the chain's empty blocks.
  */
 const QUIET_GROWTH_DIVISOR = 10n;
+/**
+ * Bytes a second that dumps of transactions may write on average, by default. A dump holds the whole
+ * chain, so on a devnet under steady traffic the cost cap alone let a day-old chain write a 12 MB dump
+ * every ~20 s (50 GB a day). With 100 KB/s such a dump waits ~2 minutes (at most ~8.6 GB a day); a
+ * crash then rewinds that far, and the engine puts those transactions back from its store. A young
+ * chain's dumps are small and keep the 1 s interval. A state change announced with `markDirty()` (the
+ * faucet's funding, which no stored transaction repeats) is saved without waiting for the budget.
+ */
+const BYTES_PER_SECOND = 100_000;
 /** Most blocks inspected one by one since the last look; a longer stretch is saved without looking. */
 const MAX_BLOCKS_INSPECTED = 32;
 
@@ -41,6 +50,8 @@ export type DevnetSnapshotsOptions = {
   minIntervalMs?: number;
   /** Least time between two snapshots when only empty blocks came (default 60 s). */
   quietIntervalMs?: number;
+  /** Average bytes a second the dumps may write, except those `markDirty()` asks for (default 100 KB). */
+  bytesPerSecond?: number;
   onError?: (message: string) => void;
 };
 
@@ -125,7 +136,8 @@ function writeAtomically(path: string, data: Uint8Array): void {
  * crash of the whole process tree (kill -9 of server and anvil together) loses at most the last
  * second or so of transactions, which the engine then puts back from its store. A dump costs anvil time
  * that grows with the chain's history (measured: ~10 ms at 500 transactions, ~75 ms at 5,000), so the
- * interval grows with the cost: at least 1 s, and at least 20 × the last dump's duration.
+ * interval grows with the cost: at least 1 s, and at least 20 × the last dump's duration. Dumps of
+ * transactions also keep to a byte budget (`BYTES_PER_SECOND`), which spaces them out on an old chain.
  *
  * What is worth a dump: a block with transactions, a chain that did not simply grow (a reorg, a
  * reset, a stretch too long to inspect), or a state change made outside a transaction that the
@@ -137,7 +149,11 @@ function writeAtomically(path: string, data: Uint8Array): void {
 export class DevnetSnapshots {
   #timer: NodeJS.Timeout | undefined;
   #busy: Promise<void> | undefined;
+  /** No dump before this (the cost cap), and none but an announced change's before the byte budget's. */
   #notBefore = 0;
+  #notBeforeBudget = 0;
+  /** A change announced with `markDirty()` not yet saved: it does not wait for the byte budget. */
+  #announced = false;
   /** The newest block the last look saw (undefined before the first look). */
   #seen: ChainHead | undefined;
   /** The newest block seen before the last dump. */
@@ -167,6 +183,7 @@ export class DevnetSnapshots {
   /** The node's state changed outside a transaction (the faucet set a balance): save it soon. */
   markDirty(): void {
     this.#dirty = true;
+    this.#announced = true;
   }
 
   async #maybeDump(): Promise<void> {
@@ -177,7 +194,8 @@ export class DevnetSnapshots {
         const quietDue =
           this.#grewEnough() &&
           Date.now() - this.#lastDumpAt >= (this.options.quietIntervalMs ?? QUIET_INTERVAL_MS);
-        if (this.#dirty || quietDue) await this.dumpNow();
+        const budgetAllows = this.#announced || Date.now() >= this.#notBeforeBudget;
+        if ((this.#dirty || quietDue) && budgetAllows) await this.dumpNow();
         else this.#notBefore = Date.now() + this.#minInterval;
       } catch (error) {
         this.options.onError?.(`devnet snapshot failed: ${(error as Error).message}`);
@@ -240,12 +258,18 @@ export class DevnetSnapshots {
     const head = this.#seen;
     // Cleared before the dump: a change announced while it runs may not be in it, so it stays owed.
     const wasDirty = this.#dirty;
+    const wasAnnounced = this.#announced;
     this.#dirty = false;
+    this.#announced = false;
+    let bytes: number;
     try {
       const hex = String(await rpc(this.#pool, 'anvil_dumpState'));
-      writeAtomically(snapshotPath(this.options.stateDir), Buffer.from(hex.replace(/^0x/, ''), 'hex'));
+      const gzipped = Buffer.from(hex.replace(/^0x/, ''), 'hex');
+      writeAtomically(snapshotPath(this.options.stateDir), gzipped);
+      bytes = gzipped.length;
     } catch (error) {
       this.#dirty ||= wasDirty;
+      this.#announced ||= wasAnnounced;
       throw error;
     }
     this.lastDumpMs = performance.now() - started;
@@ -253,6 +277,7 @@ export class DevnetSnapshots {
     this.#saved = head;
     this.#lastDumpAt = Date.now();
     this.#notBefore = Date.now() + Math.max(this.#minInterval, COST_FACTOR * this.lastDumpMs);
+    this.#notBeforeBudget = Date.now() + (1000 * bytes) / (this.options.bytesPerSecond ?? BYTES_PER_SECOND);
   }
 
   /** Stops the timer, waits for a dump under way, writes a last one and closes the connection. */
