@@ -1,6 +1,7 @@
 import type { Abi, Address, Hex } from 'viem';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
-import { decodeRevertReason, revertDataFromError } from '../abi/decode-revert.ts';
+import { executionFailureMessage } from '../../platform/networks/node-failure.ts';
+import { decodeRevertReason, executionFailureAnswer, revertDataFromError } from '../abi/decode-revert.ts';
 import type { TransactionRow } from './transaction-record.ts';
 
 /**
@@ -26,8 +27,12 @@ export async function replayRevertReason(
   } catch (error) {
     const decoded = decodeRevertReason(abis, revertDataFromError(error));
     if (decoded) return `execution reverted: ${decoded.reason}`;
-    if (row.gas_limit !== null && /out of gas|gas required exceeds/i.test((error as Error).message))
-      return 'out of gas';
-    return 'execution reverted';
+    // The node's words: Nethermind puts them in the error's data ("revert: <reason>", "OutOfGas").
+    const failure = executionFailureMessage(error);
+    const words = failure ?? (error as Error).message;
+    if (row.gas_limit !== null && /out ?of ?gas|gas required exceeds/i.test(words)) return 'out of gas';
+    return failure !== undefined && /revert/i.test(failure)
+      ? executionFailureAnswer(failure)
+      : 'execution reverted';
   }
 }
