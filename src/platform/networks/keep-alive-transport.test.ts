@@ -14,9 +14,10 @@ type Relay = { url: string; bodies: unknown[]; close(): Promise<void> };
  */
 async function startRelay(
   upstream: string,
-  options: { refuseBatches?: boolean; answer?: string } = {},
+  options: { refuseBatches?: boolean; answer?: string; rateLimitFirst?: number } = {},
 ): Promise<Relay> {
   const bodies: unknown[] = [];
+  let rateLimited = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -27,6 +28,16 @@ async function startRelay(
       if (options.answer !== undefined) {
         res.setHeader('content-type', 'application/json');
         res.end(options.answer);
+        return;
+      }
+      if (rateLimited < (options.rateLimitFirst ?? 0)) {
+        // As hosted providers answer over their rate: HTTP 429 and one JSON-RPC error.
+        rateLimited++;
+        res.statusCode = 429;
+        res.setHeader('content-type', 'application/json');
+        res.end(
+          JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: 429, message: 'Too Many Requests' } }),
+        );
         return;
       }
       if (options.refuseBatches && Array.isArray(body)) {
@@ -135,6 +146,37 @@ describe('keep-alive JSON-RPC transport', () => {
       );
       expect(second).toEqual(['0x3eb', '0x3ec', '0x3ed']);
       expect(relay.bodies.filter(Array.isArray).length).toBe(refusedBatches);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('fails the calls of a rate-limited batch with the node answer, and keeps batching', async () => {
+    const relay = await startRelay(anvil.rpcUrl, { rateLimitFirst: 1 });
+    try {
+      const rpc = keepAliveTransport(relay.url, { maxBatchSize: 50 })({});
+      const balances = (from: number) =>
+        Promise.allSettled(
+          holders
+            .slice(from, from + 3)
+            .map((h) => rpc.request({ method: 'eth_getBalance', params: [h, 'latest'] })),
+        );
+      const limited = await balances(0);
+      for (const outcome of limited) {
+        expect(outcome.status).toBe('rejected');
+        expect(rootCause((outcome as PromiseRejectedResult).reason)).toMatchObject({
+          name: 'JsonRpcError',
+          code: 429,
+        });
+      }
+      const after = await balances(3);
+      expect(after.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value)).toEqual([
+        '0x3eb',
+        '0x3ec',
+        '0x3ed',
+      ]);
+      // Both turns went as one batch each: the rate limit did not turn batching off.
+      expect(relay.bodies.map((body) => Array.isArray(body))).toEqual([true, true]);
     } finally {
       await relay.close();
     }

@@ -63,7 +63,7 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
    * One retry, at once, only for a kept-alive connection the node closed before answering; a timeout
    * is never retried, so a call fails within `timeoutMs`.
    */
-  const post = async (body: string): Promise<unknown> => {
+  const post = async (body: string): Promise<{ status: number; json: unknown }> => {
     let answer: Http1Answer;
     try {
       answer = await pool.post(body, timeoutMs).catch((error: Http1Error) => {
@@ -78,7 +78,7 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
       );
     }
     try {
-      return JSON.parse(answer.body);
+      return { status: answer.status, json: JSON.parse(answer.body) };
     } catch {
       throw new RpcTransportError(`node answered HTTP ${answer.status} with a body that is not JSON-RPC`);
     }
@@ -94,7 +94,7 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
 
   const single = (call: Pending) => {
     post(JSON.stringify({ jsonrpc: '2.0', id: call.id, method: call.method, params: call.params })).then(
-      (answer) => settle(call, answer as JsonRpcAnswer),
+      (answer) => settle(call, answer.json as JsonRpcAnswer),
       call.reject,
     );
   };
@@ -104,15 +104,25 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
       calls.map((call) => ({ jsonrpc: '2.0', id: call.id, method: call.method, params: call.params })),
     );
     post(body).then(
-      (answer) => {
-        if (!Array.isArray(answer)) {
+      ({ status, json }) => {
+        if (!Array.isArray(json)) {
+          if (status === 429 || status >= 500) {
+            // A refusal of this request (a provider's rate limit, a gateway's failure), not of batches:
+            // every call of it fails with that answer, and batching stays on.
+            const error = (json as JsonRpcAnswer | null)?.error;
+            const refusal = error
+              ? new JsonRpcError(error)
+              : new RpcTransportError(`node answered HTTP ${status}`);
+            for (const call of calls) call.reject(refusal);
+            return;
+          }
           // The node does not take batches: from now on every call goes alone.
           maxBatchSize = 1;
           for (const call of calls) single(call);
           return;
         }
         const byId = new Map<unknown, JsonRpcAnswer>();
-        for (const item of answer as JsonRpcAnswer[]) byId.set(item?.id, item);
+        for (const item of json as JsonRpcAnswer[]) byId.set(item?.id, item);
         for (const call of calls) {
           const item = byId.get(call.id);
           if (item) settle(call, item);
