@@ -165,6 +165,11 @@ export class DevnetSnapshots {
   lastDumpMs = 0;
   dumps = 0;
 
+  /** The newest block the last dump holds, as far as its look before the dump saw. */
+  get savedBlock(): bigint | undefined {
+    return this.#saved?.number;
+  }
+
   readonly #pool: Http1Pool;
 
   constructor(private readonly options: DevnetSnapshotsOptions) {
