@@ -3,8 +3,13 @@ import { type AnvilDevnet, startAnvilDevnet } from '../../src/platform/devnet/an
 export type AnvilInstance = AnvilDevnet;
 
 /** An in-memory anvil (chain id 31337) on a free port for one test file; stop it in afterAll. */
-export function startAnvil(options: { blockTime?: number } = {}): Promise<AnvilInstance> {
-  return startAnvilDevnet({ stateDir: undefined, port: 0, blockTimeSeconds: options.blockTime });
+export function startAnvil(options: { blockTime?: number; hardfork?: string } = {}): Promise<AnvilInstance> {
+  return startAnvilDevnet({
+    stateDir: undefined,
+    port: 0,
+    blockTimeSeconds: options.blockTime,
+    ...(options.hardfork ? { hardfork: options.hardfork } : {}),
+  });
 }
 
 /** One JSON-RPC call to a node; its error becomes a thrown Error with the node's message. */

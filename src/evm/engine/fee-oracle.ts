@@ -1,3 +1,4 @@
+import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 
 export type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
@@ -14,10 +15,20 @@ export class FeeOracle {
   current(network: EvmNetwork): Promise<Fees> {
     const cached = this.#cache.get(network.chainId);
     if (cached && Date.now() - cached.at < this.maxAgeMs) return cached.fees;
-    const fees = network.client.estimateFeesPerGas().then((estimate) => ({
-      maxFeePerGas: estimate.maxFeePerGas,
-      maxPriorityFeePerGas: estimate.maxPriorityFeePerGas,
-    }));
+    const fees = network.client.estimateFeesPerGas().then(
+      (estimate) => ({
+        maxFeePerGas: estimate.maxFeePerGas,
+        maxPriorityFeePerGas: estimate.maxPriorityFeePerGas,
+      }),
+      (error: Error) => {
+        // viem's answer when the latest block has no base fee: the engine signs EIP-1559 only.
+        if (error.name !== 'Eip1559FeesNotSupportedError') throw error;
+        throw new ChaingateError(
+          'CG_ERR_NETWORK_UNSUPPORTED',
+          `network ${network.chainId} has no EIP-1559 base fee (a chain before London): the service sends EIP-1559 transactions only`,
+        );
+      },
+    );
     this.#cache.set(network.chainId, { fees, at: Date.now() });
     fees.catch(() => this.#cache.delete(network.chainId));
     return fees;

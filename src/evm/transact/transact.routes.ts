@@ -56,6 +56,7 @@ export const sendCodes: ErrorCode[] = [
   'ERROR_REPLACEMENT_UNDERPRICED',
   'ERROR_REJECTED_BY_NODE',
   'ERROR_NONCE_TOO_HIGH',
+  'CG_ERR_NETWORK_UNSUPPORTED',
 ];
 
 export async function transactRoutes(scope: FastifyInstance): Promise<void> {

@@ -20,6 +20,8 @@ export type AnvilDevnetOptions = {
   binary?: string;
   /** Least seconds between two state snapshots (default 1). */
   snapshotSeconds?: number;
+  /** The EVM hardfork (anvil's `--hardfork`); anvil's latest by default. Tests use an older one. */
+  hardfork?: string;
   onLog?: (line: string) => void;
 };
 
@@ -99,6 +101,7 @@ export async function startAnvilDevnet(options: AnvilDevnetOptions): Promise<Anv
   const args = ['--host', host, '--chain-id', String(DEVNET_CHAIN_ID), '--silent'];
   if (options.blockTimeSeconds !== undefined) args.push('--block-time', String(options.blockTimeSeconds));
   args.push('--max-persisted-states', String(PERSISTED_STATES));
+  if (options.hardfork !== undefined) args.push('--hardfork', options.hardfork);
   let pidFile: string | undefined;
   // Without a state dir the states go to a temporary dir of their own, removed like the state dir's.
   const states = options.stateDir

@@ -29,6 +29,11 @@ export const errorCodes = {
     meaning: 'an uploaded ABI is not a valid JSON ABI; the message names the item',
   },
   CG_ERR_UNKNOWN_NETWORK: { status: 400, meaning: 'the service has no network with that chain id' },
+  CG_ERR_NETWORK_UNSUPPORTED: {
+    status: 400,
+    meaning:
+      'the service cannot send on that network: it has no EIP-1559 base fee (a chain before London); reads work',
+  },
   CG_ERR_UNKNOWN_SPEC: {
     status: 400,
     meaning: 'no contract spec with that id is visible to the application',
