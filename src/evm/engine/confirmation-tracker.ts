@@ -1,6 +1,7 @@
 import { type Hex, hexToBigInt, numberToHex } from 'viem';
 import type { Database } from '../../platform/db/database.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
+import { isMethodUnsupported } from '../../platform/networks/node-failure.ts';
 import {
   findMinedCandidates,
   findTransactionsByIds,
@@ -70,8 +71,11 @@ export class ConfirmationTracker {
           method: 'eth_getBlockReceipts' as never,
           params: [numberToHex(block)] as never,
         })) as RpcReceipt[] | null;
-      } catch {
-        this.#blockReceiptsSupported = false;
+      } catch (error) {
+        // A node without the method gets the per-record lookups from now on. Any other failure (a
+        // timeout, a rate limit) is retried from this block on the next scan: before, one of them
+        // turned block scans off for the life of the process.
+        if (isMethodUnsupported(error)) this.#blockReceiptsSupported = false;
         return false;
       }
       await this.#applyReceipts(receipts ?? [], head);

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { JsonRpcError, RpcTransportError } from './keep-alive-transport.ts';
-import { executionFailureMessage, isNodeTransportFailure, nodeRpcError } from './node-failure.ts';
+import {
+  executionFailureMessage,
+  isMethodUnsupported,
+  isNodeTransportFailure,
+  nodeRpcError,
+} from './node-failure.ts';
 
 const answered = (error: { code: number; message: string; data?: unknown }) =>
   new Error('the call failed', { cause: new JsonRpcError(error) });
@@ -60,5 +65,26 @@ describe('nodeRpcError and isNodeTransportFailure', () => {
     const away = new Error('outer', { cause: new RpcTransportError('timeout') });
     expect(nodeRpcError(away)).toBeUndefined();
     expect(isNodeTransportFailure(away)).toBe(true);
+  });
+});
+
+describe('isMethodUnsupported', () => {
+  it('takes -32601, -32004 and the words for a missing method, and nothing else', () => {
+    for (const error of [
+      { code: -32601, message: 'Method not found' },
+      { code: -32004, message: 'Method not supported' },
+      { code: -32000, message: 'the method eth_getBlockReceipts does not exist/is not available' },
+      { code: -32603, message: 'unsupported method: eth_getBlockReceipts' },
+    ]) {
+      expect(isMethodUnsupported(answered(error)), error.message).toBe(true);
+    }
+    for (const error of [
+      { code: -32005, message: 'limit exceeded' },
+      { code: -32000, message: 'header not found' },
+      { code: 429, message: 'Too Many Requests' },
+    ]) {
+      expect(isMethodUnsupported(answered(error)), error.message).toBe(false);
+    }
+    expect(isMethodUnsupported(new RpcTransportError('node did not answer within 10000 ms'))).toBe(false);
   });
 });

@@ -54,3 +54,17 @@ export function executionFailureMessage(error: unknown): string | undefined {
   const detail = code === -32015 && typeof data === 'string' && !/^(0x[0-9a-f]*)?$/i.test(data);
   return detail ? (data as string) : message;
 }
+
+/**
+ * True when the node answered that it does not have the method: JSON-RPC -32601 ("method not found"),
+ * -32004 ("method not supported", EIP-1474), or a provider's words for it. A timeout or a rate limit
+ * is not: the method may work on the next call.
+ */
+export function isMethodUnsupported(error: unknown): boolean {
+  const answered = nodeRpcError(error);
+  if (!answered) return false;
+  if (answered.code === -32601 || answered.code === -32004) return true;
+  return /method .*(not (found|supported|available)|does not exist)|unsupported method|not supported/i.test(
+    answered.message,
+  );
+}
