@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnvilInstance, startAnvil } from '../support/anvil.ts';
 import { apiClient, waitForFinalStatus } from '../support/api-client.ts';
-import { externalNetworkEnv, networkConfigFile } from '../support/external-network.ts';
-import { askNode, type JsonRpcServer, type RpcError, serveJsonRpc } from '../support/json-rpc-server.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { RpcError } from '../support/json-rpc-server.ts';
+import { type RelayedService, startRelayedService } from '../support/relayed-service.ts';
 
 /**
  * The engine reads new blocks whole with eth_getBlockReceipts, and looks records up one by one when the
@@ -18,33 +16,26 @@ describe.each([
   ],
   ['a node that rate-limits eth_getBlockReceipts twice', { code: -32005, message: 'limit exceeded' }, 2],
 ] as const)('%s', (_, refusal: RpcError, refusals: number) => {
-  let anvil: AnvilInstance;
-  let relay: JsonRpcServer;
-  let service: TestService;
+  let stack: RelayedService;
   const asked = { refused: 0, answered: 0 };
 
   beforeAll(async () => {
-    anvil = await startAnvil({ blockTime: 0.3 });
-    relay = await serveJsonRpc(async (item) => {
-      if (item.method !== 'eth_getBlockReceipts') return askNode(anvil.rpcUrl, item);
+    stack = await startRelayedService(async (item, forward) => {
+      if (item.method !== 'eth_getBlockReceipts') return forward(item);
       if (asked.refused < refusals) {
         asked.refused++;
         return { jsonrpc: '2.0', id: item.id, error: refusal };
       }
       asked.answered++;
-      return askNode(anvil.rpcUrl, item);
+      return forward(item);
     });
-    service = await startTestService(externalNetworkEnv(networkConfigFile(relay.url)));
   });
-  afterAll(async () => {
-    await service?.close();
-    await relay?.close();
-    await anvil?.stop();
-  });
+  afterAll(() => stack?.close());
 
   it('confirms every send, and reads blocks whole unless the node lacks the method', {
     timeout: 60_000,
   }, async () => {
+    const { service } = stack;
     const call = apiClient(service.url, service.auth);
     const send = () =>
       call('POST', '/core/v1/evm/chain/transfer', {

@@ -5,8 +5,8 @@ export type SequencerRelay = {
   url: string;
   /** The next `count` transactions are answered with their hash but never reach the chain. */
   dropNext(count: number): void;
-  /** Sends refused as "nonce too high", dropped, and refused by anvil in reworded form. */
-  stats: { nonceTooHigh: number; dropped: number; reworded: number };
+  /** How many sends were refused with "nonce too high", and how many were dropped. */
+  stats: { nonceTooHigh: number; dropped: number };
   close(): Promise<void>;
 };
 
@@ -38,7 +38,7 @@ export async function startSequencerRelay(
   anvilUrl: string,
   wording: RefusalWording = 'geth',
 ): Promise<SequencerRelay> {
-  const stats = { nonceTooHigh: 0, dropped: 0, reworded: 0 };
+  const stats = { nonceTooHigh: 0, dropped: 0 };
   let toDrop = 0;
   // One item at a time, in arrival order: a sequencer orders what it receives.
   let queue: Promise<unknown> = Promise.resolve();
@@ -72,7 +72,6 @@ export async function startSequencerRelay(
     }
     const answer = await forward(item);
     if (wording !== 'nethermind' || answer.error === undefined) return answer;
-    stats.reworded++;
     const message = inNethermindWords(answer.error.message, BigInt(nonce ?? 0), state);
     return { ...answer, error: { ...answer.error, message } };
   };

@@ -1,5 +1,6 @@
 import { InternalRpcError, RpcRequestError } from 'viem';
 import { describe, expect, it } from 'vitest';
+import { JsonRpcError } from '../../platform/networks/keep-alive-transport.ts';
 import { classifyBroadcastError } from './broadcast-errors.ts';
 
 /** What viem throws for a node's JSON-RPC error answer to eth_sendRawTransaction. */
@@ -54,12 +55,23 @@ describe('classifyBroadcastError', () => {
       'Insufficient funds. The account you tried to send transaction from does not have enough funds. Required 1 and got: 0.',
       'insufficientFunds',
     ],
+    // Hosted providers over their rate.
+    ['Your app has exceeded its compute units per second capacity', 'rateLimited'],
+    ['project ID request rate exceeded', 'rateLimited'],
+    ['Too Many Requests', 'rateLimited'],
     // Moonbeam, Arbitrum.
     ['Pool(AlreadyImported)', 'accepted'],
     ['Pool(Stale)', 'nonceTooLow'],
     ['not enough funds for gas', 'insufficientFunds'],
   ])('reads "%s" as %s', (details, kind) => {
     expect(classifyBroadcastError(nodeError(details)).kind).toBe(kind);
+  });
+
+  it('reads the rate-limit codes of hosted providers as rateLimited, whatever the words', () => {
+    for (const code of [429, -32005, -32007]) {
+      const error = new Error('send failed', { cause: new JsonRpcError({ code, message: 'slow down' }) });
+      expect(classifyBroadcastError(error)).toEqual({ kind: 'rateLimited', message: 'slow down' });
+    }
   });
 
   it('keeps the node message of a rejection, shortened', () => {

@@ -1,4 +1,4 @@
-import { isNodeTransportFailure } from '../../platform/networks/node-failure.ts';
+import { isNodeTransportFailure, nodeRpcError } from '../../platform/networks/node-failure.ts';
 
 /** What a node's answer to `eth_sendRawTransaction` means for the engine. */
 export type BroadcastOutcome =
@@ -9,7 +9,9 @@ export type BroadcastOutcome =
   | { kind: 'underpriced' }
   | { kind: 'insufficientFunds'; message: string }
   | { kind: 'rejected'; message: string }
-  | { kind: 'unreachable'; message: string };
+  | { kind: 'unreachable'; message: string }
+  /** The node (a hosted provider) refused the call for its rate limit: nothing was taken. */
+  | { kind: 'rateLimited'; message: string };
 
 function messagesOf(error: unknown): string {
   const parts: string[] = [];
@@ -43,12 +45,21 @@ const underpriced =
   /underpriced|fee ?too ?low|replacement.*(fee|gas)|gas price (is )?(too low|below)|same nonce in the (queue|tx pool)/;
 const insufficientFunds =
   /insufficient ?(funds|balance)|lack of funds|upfront cost exceeds account balance|not enough funds/;
+// Hosted providers over their rate: HTTP 429 with code 429 (Alchemy), -32005 "limit exceeded" (Infura,
+// EIP-1474's "limit exceeded"), -32007 "request limit reached" (QuickNode), or words to that effect.
+const rateLimitCodes = new Set([429, -32005, -32007]);
+const rateLimited =
+  /rate ?limit|request rate exceeded|too many requests|limit (exceeded|reached)|exceeded .*(capacity|limit)/;
 
 /** Classifies a broadcast error from its messages (see the wordings above). */
 export function classifyBroadcastError(error: unknown): BroadcastOutcome {
   if (isNodeTransportFailure(error))
     return { kind: 'unreachable', message: 'the node did not answer in time' };
   const text = messagesOf(error);
+  const code = nodeRpcError(error)?.code;
+  if ((code !== undefined && rateLimitCodes.has(code)) || rateLimited.test(text)) {
+    return { kind: 'rateLimited', message: (nodeRpcError(error)?.message ?? 'rate limited').slice(0, 200) };
+  }
   if (alreadyKnown.test(text)) return { kind: 'accepted' };
   if (nonceTooLow.test(text)) return { kind: 'nonceTooLow' };
   if (nonceTooHigh.test(text)) return { kind: 'nonceTooHigh' };

@@ -40,7 +40,11 @@ export async function recoverSender(
         message: `the chain lost this transaction and refuses it again: ${outcome.message}`,
       });
       result.failed++;
-    } else if (outcome.kind === 'unreachable' || outcome.kind === 'nonceTooHigh') {
+    } else if (
+      outcome.kind === 'unreachable' ||
+      outcome.kind === 'rateLimited' ||
+      outcome.kind === 'nonceTooHigh'
+    ) {
       // The node is away, or wants the nonces before this one (a gap not filled yet): next pass.
       break;
     }

@@ -1,4 +1,4 @@
-import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
+import { ChaingateError, quote } from '../../platform/errors/chaingate-error.ts';
 
 export function insufficientFunds(cause?: unknown): ChaingateError {
   return new ChaingateError('ERROR_INSUFICIENT_FUNDS', 'insufficient funds for gas * price + value', {
@@ -14,6 +14,15 @@ export function nodeUnreachable(chainId: number, cause?: unknown): ChaingateErro
       context: { chainId },
       cause,
     },
+  );
+}
+
+/** The node refused the call for its rate limit (a hosted provider's): nothing was taken; retry later. */
+export function nodeRateLimited(chainId: number, message: string, cause?: unknown): ChaingateError {
+  return new ChaingateError(
+    'CG_ERR_DEPENDENCY',
+    `the node of network ${chainId} refused the call for its rate limit (${quote(message)}): nothing was sent, retry shortly`,
+    { context: { chainId }, cause },
   );
 }
 

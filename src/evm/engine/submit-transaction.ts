@@ -9,7 +9,7 @@ import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { insertDeployedContracts, moveDeployedContract } from '../contracts/evm-contracts.repository.ts';
 import { classifyBroadcastError } from './broadcast-errors.ts';
 import type { BroadcastMarks } from './broadcast-marks.ts';
-import { badNonce, insufficientFunds, nodeUnreachable } from './engine-errors.ts';
+import { badNonce, insufficientFunds, nodeRateLimited, nodeUnreachable } from './engine-errors.ts';
 import type { Fees } from './fee-oracle.ts';
 import type { GroupCommit } from './group-commit.ts';
 import {
@@ -305,6 +305,10 @@ export async function submitTransaction(
           message: outcome.message,
         });
         throw nodeUnreachable(network.chainId);
+      case 'rateLimited':
+        // Refused before the node took it: the nonce goes back to the gaps, like an unreachable node's.
+        await failSignedTransaction(context.db, row, { code: 'CG_ERR_DEPENDENCY', message: outcome.message });
+        throw nodeRateLimited(network.chainId, outcome.message);
       case 'rejected':
         await failSignedTransaction(context.db, row, {
           code: 'ERROR_REJECTED_BY_NODE',

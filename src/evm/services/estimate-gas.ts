@@ -5,7 +5,7 @@ import { executionFailureMessage, isNodeTransportFailure } from '../../platform/
 import { decodeRevertReason, executionFailureAnswer, revertDataFromError } from '../abi/decode-revert.ts';
 import { standardAbis } from '../contract-library/standard-abis.ts';
 import { classifyBroadcastError } from '../engine/broadcast-errors.ts';
-import { insufficientFunds, nodeUnreachable } from '../engine/engine-errors.ts';
+import { insufficientFunds, nodeRateLimited, nodeUnreachable } from '../engine/engine-errors.ts';
 
 export type EstimateGasParameters = { from: Address; to: Address | undefined; data: Hex; value: bigint };
 
@@ -61,6 +61,7 @@ function estimationError(network: EvmNetwork, error: unknown, abis: Abi[]): Chai
   const outcome = classifyBroadcastError(error);
   if (outcome.kind === 'insufficientFunds') return insufficientFunds(error);
   if (outcome.kind === 'unreachable') return nodeUnreachable(network.chainId, error);
+  if (outcome.kind === 'rateLimited') return nodeRateLimited(network.chainId, outcome.message, error);
   const failure = executionFailureMessage(error);
   if (failure !== undefined) {
     const message = /revert/i.test(failure)
