@@ -1,4 +1,8 @@
-import { isNodeTransportFailure, nodeRpcError } from '../../platform/networks/node-failure.ts';
+import {
+  isNodeTransportFailure,
+  nodeRpcError,
+  transportFailureWords,
+} from '../../platform/networks/node-failure.ts';
 
 /** What a node's answer to `eth_sendRawTransaction` means for the engine. */
 export type BroadcastOutcome =
@@ -9,7 +13,7 @@ export type BroadcastOutcome =
   | { kind: 'underpriced' }
   | { kind: 'insufficientFunds'; message: string }
   | { kind: 'rejected'; message: string }
-  | { kind: 'unreachable'; message: string }
+  | { kind: 'unreachable'; message: string; cause?: unknown }
   /** The node (a hosted provider) refused the call for its rate limit: nothing was taken. */
   | { kind: 'rateLimited'; message: string };
 
@@ -54,7 +58,7 @@ const rateLimited =
 /** Classifies a broadcast error from its messages (see the wordings above). */
 export function classifyBroadcastError(error: unknown): BroadcastOutcome {
   if (isNodeTransportFailure(error))
-    return { kind: 'unreachable', message: 'the node did not answer in time' };
+    return { kind: 'unreachable', message: `the node ${transportFailureWords(error)}`, cause: error };
   const text = messagesOf(error);
   const code = nodeRpcError(error)?.code;
   if ((code !== undefined && rateLimitCodes.has(code)) || rateLimited.test(text)) {

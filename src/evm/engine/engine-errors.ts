@@ -1,4 +1,5 @@
 import { ChaingateError, quote } from '../../platform/errors/chaingate-error.ts';
+import { transportFailureWords } from '../../platform/networks/node-failure.ts';
 
 export function insufficientFunds(cause?: unknown): ChaingateError {
   return new ChaingateError('ERROR_INSUFICIENT_FUNDS', 'insufficient funds for gas * price + value', {
@@ -9,7 +10,7 @@ export function insufficientFunds(cause?: unknown): ChaingateError {
 export function nodeUnreachable(chainId: number, cause?: unknown): ChaingateError {
   return new ChaingateError(
     'ERROR_NODE_UNREACHABLE',
-    `the node of network ${chainId} did not answer in time`,
+    `the node of network ${chainId} ${transportFailureWords(cause)}`,
     {
       context: { chainId },
       cause,

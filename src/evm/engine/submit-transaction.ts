@@ -304,7 +304,7 @@ export async function submitTransaction(
           code: 'ERROR_NODE_UNREACHABLE',
           message: outcome.message,
         });
-        throw nodeUnreachable(network.chainId);
+        throw nodeUnreachable(network.chainId, outcome.cause);
       case 'rateLimited':
         // Refused before the node took it: the nonce goes back to the gaps, like an unreachable node's.
         await failSignedTransaction(context.db, row, { code: 'CG_ERR_DEPENDENCY', message: outcome.message });

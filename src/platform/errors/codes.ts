@@ -245,7 +245,8 @@ export const errorCodes = {
   CG_ERR_DEPENDENCY: { status: 503, meaning: 'a dependency (database, node) failed; the message says which' },
   ERROR_NODE_UNREACHABLE: {
     status: 503,
-    meaning: 'the network node did not answer in time; a send answered so is never broadcast later',
+    meaning:
+      'the network node did not answer in time, or answered HTTP that is not JSON-RPC (the message says which: a wrong RPC URL or key shows here); a send answered so is never broadcast later',
   },
   ERROR_NONCE_TOO_HIGH: {
     status: 503,

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { ChaingateError, quote } from '../errors/chaingate-error.ts';
 import { type ErrorCode, errorCodes } from '../errors/codes.ts';
-import { isNodeTransportFailure, nodeRpcError } from '../networks/node-failure.ts';
+import { isNodeTransportFailure, nodeRpcError, transportFailureWords } from '../networks/node-failure.ts';
 import { type ValidationIssue, validationMessage } from './validation-message.ts';
 
 type ErrorAnswer = { code: ErrorCode; message: string };
@@ -41,7 +41,7 @@ const fastifyCodes: Record<string, ErrorCode> = {
 function toErrorAnswer(error: unknown): ErrorAnswer {
   if (error instanceof ChaingateError) return { code: error.code, message: error.shortMessage };
   if (isNodeTransportFailure(error)) {
-    return { code: 'ERROR_NODE_UNREACHABLE', message: 'the network node did not answer in time' };
+    return { code: 'ERROR_NODE_UNREACHABLE', message: `the network node ${transportFailureWords(error)}` };
   }
   // The node answered with an error no service turned into a code of its own: its failure, not the
   // request's (a provider's rate limit, a pruned block).

@@ -14,6 +14,12 @@ export class JsonRpcError extends Error {
 
 export class RpcTransportError extends Error {
   override name = 'RpcTransportError';
+  /** The HTTP status when the node answered, but not with JSON-RPC (a wrong URL or key, a gateway). */
+  readonly httpStatus: number | undefined;
+  constructor(message: string, options: { httpStatus?: number } = {}) {
+    super(message);
+    this.httpStatus = options.httpStatus;
+  }
 }
 
 type JsonRpcAnswer = {
@@ -80,7 +86,9 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
     try {
       return { status: answer.status, json: JSON.parse(answer.body) };
     } catch {
-      throw new RpcTransportError(`node answered HTTP ${answer.status} with a body that is not JSON-RPC`);
+      throw new RpcTransportError(`node answered HTTP ${answer.status} with a body that is not JSON-RPC`, {
+        httpStatus: answer.status,
+      });
     }
   };
 
@@ -112,7 +120,7 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
             const error = (json as JsonRpcAnswer | null)?.error;
             const refusal = error
               ? new JsonRpcError(error)
-              : new RpcTransportError(`node answered HTTP ${status}`);
+              : new RpcTransportError(`node answered HTTP ${status}`, { httpStatus: status });
             for (const call of calls) call.reject(refusal);
             return;
           }

@@ -5,6 +5,7 @@ import {
   isMethodUnsupported,
   isNodeTransportFailure,
   nodeRpcError,
+  transportFailureWords,
 } from './node-failure.ts';
 
 const answered = (error: { code: number; message: string; data?: unknown }) =>
@@ -86,5 +87,24 @@ describe('isMethodUnsupported', () => {
       expect(isMethodUnsupported(answered(error)), error.message).toBe(false);
     }
     expect(isMethodUnsupported(new RpcTransportError('node did not answer within 10000 ms'))).toBe(false);
+  });
+});
+
+describe('transportFailureWords', () => {
+  it('says what the HTTP answer that was not JSON-RPC points to, and "did not answer" without one', () => {
+    const answeredHttp = (httpStatus: number) =>
+      new Error('outer', { cause: new RpcTransportError('node answered', { httpStatus }) });
+    expect(transportFailureWords(answeredHttp(401))).toBe(
+      'refused the request (HTTP 401): check the key in its RPC URL',
+    );
+    expect(transportFailureWords(answeredHttp(404))).toBe('answered HTTP 404: check its RPC URL');
+    expect(transportFailureWords(answeredHttp(429))).toBe(
+      'refused the request for its rate limit (HTTP 429)',
+    );
+    expect(transportFailureWords(answeredHttp(502))).toBe('answered HTTP 502: its server failed');
+    expect(transportFailureWords(answeredHttp(302))).toBe('answered HTTP 302, not JSON-RPC');
+    expect(transportFailureWords(new RpcTransportError('node did not answer within 10000 ms'))).toBe(
+      'did not answer in time',
+    );
   });
 });

@@ -12,6 +12,27 @@ export function isNodeTransportFailure(error: unknown): boolean {
   return false;
 }
 
+/**
+ * What a transport failure was, as the end of a sentence about the node, for a client: no answer, or an
+ * HTTP answer that is not JSON-RPC. A 401 or 404 there is nearly always a wrong RPC URL or key, which
+ * "did not answer in time" would hide.
+ */
+export function transportFailureWords(error: unknown): string {
+  let current: unknown = error;
+  let status: number | undefined;
+  for (let depth = 0; current && status === undefined && depth < 16; depth++) {
+    status = (current as { httpStatus?: number }).httpStatus;
+    current = (current as { cause?: unknown }).cause;
+  }
+  if (status === undefined) return 'did not answer in time';
+  if (status === 401 || status === 403)
+    return `refused the request (HTTP ${status}): check the key in its RPC URL`;
+  if (status === 404 || status === 405) return `answered HTTP ${status}: check its RPC URL`;
+  if (status === 429) return 'refused the request for its rate limit (HTTP 429)';
+  if (status >= 500) return `answered HTTP ${status}: its server failed`;
+  return `answered HTTP ${status}, not JSON-RPC`;
+}
+
 /** The node's own JSON-RPC error in the error's cause chain (it answered, with an error), if any. */
 export function nodeRpcError(error: unknown): { code: number; message: string; data?: unknown } | undefined {
   let current: unknown = error;
