@@ -1,6 +1,6 @@
 import { InternalRpcError, RpcRequestError } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { JsonRpcError } from '../../platform/networks/keep-alive-transport.ts';
+import { JsonRpcError, RpcTransportError } from '../../platform/networks/keep-alive-transport.ts';
 import { classifyBroadcastError } from './broadcast-errors.ts';
 
 /** What viem throws for a node's JSON-RPC error answer to eth_sendRawTransaction. */
@@ -72,6 +72,11 @@ describe('classifyBroadcastError', () => {
       const error = new Error('send failed', { cause: new JsonRpcError({ code, message: 'slow down' }) });
       expect(classifyBroadcastError(error)).toEqual({ kind: 'rateLimited', message: 'slow down' });
     }
+    // A plain HTTP 429 (no JSON-RPC body) is a rate limit too, not a node that is away.
+    const plain = new RpcTransportError('node answered HTTP 429 with a body that is not JSON-RPC', {
+      httpStatus: 429,
+    });
+    expect(classifyBroadcastError(plain)).toEqual({ kind: 'rateLimited', message: 'HTTP 429' });
   });
 
   it('keeps the node message of a rejection, shortened', () => {

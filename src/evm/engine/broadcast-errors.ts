@@ -1,5 +1,6 @@
 import {
   isNodeTransportFailure,
+  isRateLimited,
   nodeRpcError,
   transportFailureWords,
 } from '../../platform/networks/node-failure.ts';
@@ -49,21 +50,18 @@ const underpriced =
   /underpriced|fee ?too ?low|replacement.*(fee|gas)|gas price (is )?(too low|below)|same nonce in the (queue|tx pool)/;
 const insufficientFunds =
   /insufficient ?(funds|balance)|lack of funds|upfront cost exceeds account balance|not enough funds/;
-// Hosted providers over their rate: HTTP 429 with code 429 (Alchemy), -32005 "limit exceeded" (Infura,
-// EIP-1474's "limit exceeded"), -32007 "request limit reached" (QuickNode), or words to that effect.
-const rateLimitCodes = new Set([429, -32005, -32007]);
-const rateLimited =
-  /rate ?limit|request rate exceeded|too many requests|limit (exceeded|reached)|exceeded .*(capacity|limit)/;
 
 /** Classifies a broadcast error from its messages (see the wordings above). */
 export function classifyBroadcastError(error: unknown): BroadcastOutcome {
+  // Before the transport check: a plain HTTP 429 is a rate limit too, not a node that is away.
+  if (isRateLimited(error)) {
+    // The provider's words, or (a plain 429 carries none) the status.
+    const message = nodeRpcError(error)?.message ?? 'HTTP 429';
+    return { kind: 'rateLimited', message: message.slice(0, 200) };
+  }
   if (isNodeTransportFailure(error))
     return { kind: 'unreachable', message: `the node ${transportFailureWords(error)}`, cause: error };
   const text = messagesOf(error);
-  const code = nodeRpcError(error)?.code;
-  if ((code !== undefined && rateLimitCodes.has(code)) || rateLimited.test(text)) {
-    return { kind: 'rateLimited', message: (nodeRpcError(error)?.message ?? 'rate limited').slice(0, 200) };
-  }
   if (alreadyKnown.test(text)) return { kind: 'accepted' };
   if (nonceTooLow.test(text)) return { kind: 'nonceTooLow' };
   if (nonceTooHigh.test(text)) return { kind: 'nonceTooHigh' };

@@ -1,7 +1,11 @@
 import { type Abi, type Address, type Hex, hexToBigInt } from 'viem';
 import { ChaingateError, quote } from '../../platform/errors/chaingate-error.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
-import { executionFailureMessage, isNodeTransportFailure } from '../../platform/networks/node-failure.ts';
+import {
+  executionFailureMessage,
+  isNodeTransportFailure,
+  isRateLimited,
+} from '../../platform/networks/node-failure.ts';
 import { decodeRevertReason, executionFailureAnswer, revertDataFromError } from '../abi/decode-revert.ts';
 import { standardAbis } from '../contract-library/standard-abis.ts';
 import { classifyBroadcastError } from '../engine/broadcast-errors.ts';
@@ -42,7 +46,9 @@ export async function estimateGas(
   try {
     return hexToBigInt(await nodeEstimate(network, request, 'latest'));
   } catch (latestError) {
-    if (isNodeTransportFailure(latestError)) throw nodeUnreachable(network.chainId, latestError);
+    // The node is away or over its rate: asking again on `pending` would only wait twice.
+    if (isNodeTransportFailure(latestError) || isRateLimited(latestError))
+      throw estimationError(network, latestError, abis);
     try {
       return hexToBigInt(await nodeEstimate(network, request, 'pending'));
     } catch (error) {

@@ -18,6 +18,17 @@ async function answerTo(error: unknown) {
 
 describe('error handler', () => {
   it('answers a node error no service classified as 503 with the node’s reason, never 500', async () => {
+    const pruned = new JsonRpcError({ code: -32000, message: 'missing trie node 1e8c' });
+    expect(await answerTo(pruned)).toMatchObject({
+      status: 503,
+      body: {
+        code: 'CG_ERR_DEPENDENCY',
+        message: 'the network node answered an error: missing trie node 1e8c',
+      },
+    });
+  });
+
+  it('answers a rate limit as 503 CG_ERR_DEPENDENCY with the node’s words, a plain HTTP 429 too', async () => {
     const limited = new JsonRpcError({ code: -32005, message: 'daily request limit exceeded' });
     // As viem wraps it: the node's error at the end of the cause chain.
     const wrapped = Object.assign(new Error('RPC Request failed.'), {
@@ -29,9 +40,20 @@ describe('error handler', () => {
       expect(answer.status).toBe(503);
       expect(answer.body).toMatchObject({
         code: 'CG_ERR_DEPENDENCY',
-        message: 'the network node answered an error: daily request limit exceeded',
+        message:
+          'the network node refused the call for its rate limit (daily request limit exceeded): retry shortly',
       });
     }
+    const plain = new RpcTransportError('node answered HTTP 429 with a body that is not JSON-RPC', {
+      httpStatus: 429,
+    });
+    expect(await answerTo(plain)).toMatchObject({
+      status: 503,
+      body: {
+        code: 'CG_ERR_DEPENDENCY',
+        message: 'the network node refused the call for its rate limit: retry shortly',
+      },
+    });
   });
 
   it('answers a node that did not answer as 503 ERROR_NODE_UNREACHABLE', async () => {

@@ -4,7 +4,12 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { ChaingateError, quote } from '../errors/chaingate-error.ts';
 import { type ErrorCode, errorCodes } from '../errors/codes.ts';
-import { isNodeTransportFailure, nodeRpcError, transportFailureWords } from '../networks/node-failure.ts';
+import {
+  isNodeTransportFailure,
+  isRateLimited,
+  nodeRpcError,
+  transportFailureWords,
+} from '../networks/node-failure.ts';
 import { type ValidationIssue, validationMessage } from './validation-message.ts';
 
 type ErrorAnswer = { code: ErrorCode; message: string };
@@ -40,6 +45,13 @@ const fastifyCodes: Record<string, ErrorCode> = {
 /** Maps every error to a code of the table and a short message; details go to the log only. */
 function toErrorAnswer(error: unknown): ErrorAnswer {
   if (error instanceof ChaingateError) return { code: error.code, message: error.shortMessage };
+  if (isRateLimited(error)) {
+    const said = nodeRpcError(error)?.message;
+    return {
+      code: 'CG_ERR_DEPENDENCY',
+      message: `the network node refused the call for its rate limit${said ? ` (${quote(said)})` : ''}: retry shortly`,
+    };
+  }
   if (isNodeTransportFailure(error)) {
     return { code: 'ERROR_NODE_UNREACHABLE', message: `the network node ${transportFailureWords(error)}` };
   }

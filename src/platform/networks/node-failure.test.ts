@@ -4,6 +4,7 @@ import {
   executionFailureMessage,
   isMethodUnsupported,
   isNodeTransportFailure,
+  isRateLimited,
   nodeRpcError,
   transportFailureWords,
 } from './node-failure.ts';
@@ -98,13 +99,35 @@ describe('transportFailureWords', () => {
       'refused the request (HTTP 401): check the key in its RPC URL',
     );
     expect(transportFailureWords(answeredHttp(404))).toBe('answered HTTP 404: check its RPC URL');
-    expect(transportFailureWords(answeredHttp(429))).toBe(
-      'refused the request for its rate limit (HTTP 429)',
-    );
     expect(transportFailureWords(answeredHttp(502))).toBe('answered HTTP 502: its server failed');
     expect(transportFailureWords(answeredHttp(302))).toBe('answered HTTP 302, not JSON-RPC');
     expect(transportFailureWords(new RpcTransportError('node did not answer within 10000 ms'))).toBe(
       'did not answer in time',
     );
+  });
+});
+
+describe('isRateLimited', () => {
+  it("takes the providers' codes and words, and a plain HTTP 429, from the node only", () => {
+    for (const error of [
+      { code: 429, message: 'Your app has exceeded its compute units per second capacity' },
+      { code: -32005, message: 'limit exceeded' },
+      { code: -32007, message: '50/second request limit reached - reduce calls per second' },
+      { code: -32000, message: 'project ID request rate exceeded' },
+      { code: -32603, message: 'Too Many Requests' },
+    ]) {
+      expect(isRateLimited(answered(error)), error.message).toBe(true);
+    }
+    expect(isRateLimited(new RpcTransportError('node answered HTTP 429', { httpStatus: 429 }))).toBe(true);
+    // The transaction's own limits, and errors that are not the node's.
+    for (const error of [
+      { code: -32000, message: 'gas limit reached' },
+      { code: -32000, message: 'exceeds block gas limit' },
+      { code: -32000, message: 'GasLimitExceeded, Gas limit: 30000000, gas limit of rejected tx: 40000000' },
+    ]) {
+      expect(isRateLimited(answered(error)), error.message).toBe(false);
+    }
+    expect(isRateLimited(new Error('Rate limit exceeded, retry in 1 minute'))).toBe(false);
+    expect(isRateLimited(new RpcTransportError('node answered HTTP 503', { httpStatus: 503 }))).toBe(false);
   });
 });

@@ -18,19 +18,55 @@ export function isNodeTransportFailure(error: unknown): boolean {
  * "did not answer in time" would hide.
  */
 export function transportFailureWords(error: unknown): string {
-  let current: unknown = error;
-  let status: number | undefined;
-  for (let depth = 0; current && status === undefined && depth < 16; depth++) {
-    status = (current as { httpStatus?: number }).httpStatus;
-    current = (current as { cause?: unknown }).cause;
-  }
+  const status = httpStatusOf(error);
   if (status === undefined) return 'did not answer in time';
   if (status === 401 || status === 403)
     return `refused the request (HTTP ${status}): check the key in its RPC URL`;
   if (status === 404 || status === 405) return `answered HTTP ${status}: check its RPC URL`;
-  if (status === 429) return 'refused the request for its rate limit (HTTP 429)';
   if (status >= 500) return `answered HTTP ${status}: its server failed`;
   return `answered HTTP ${status}, not JSON-RPC`;
+}
+
+/** The HTTP status of a transport failure whose answer was not JSON-RPC, anywhere in the cause chain. */
+function httpStatusOf(error: unknown): number | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 16; depth++) {
+    const status = (current as { httpStatus?: number }).httpStatus;
+    if (status !== undefined) return status;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+// Hosted providers over their rate: HTTP 429, with code 429 (Alchemy) or a line of text; -32005 "limit
+// exceeded" (Infura, EIP-1474); -32007 "N/second request limit reached" (QuickNode); or words to that
+// effect. Not "gas limit reached" or "exceeds block gas limit": those are the transaction's.
+const rateLimitCodes = new Set([429, -32005, -32007]);
+const rateLimitWording =
+  /rate ?limit|request rate exceeded|too many requests|request limit (exceeded|reached)|exceeded .*capacity/i;
+
+/**
+ * True when the node (a hosted provider) refused the call for its rate limit, anywhere in the cause
+ * chain: it took nothing, and the same call may pass shortly. A JSON-RPC refusal and a plain HTTP 429
+ * are one case. Only the node's errors are read (ours, `JsonRpcError` and `RpcTransportError`, and
+ * viem's `…RpcError`s that wrap them), never the service's own 429s.
+ */
+export function isRateLimited(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 16; depth++) {
+    const { name, httpStatus, code, message } = current as {
+      name?: unknown;
+      httpStatus?: number;
+      code?: unknown;
+      message?: unknown;
+    };
+    if (httpStatus === 429) return true;
+    const fromNode = typeof name === 'string' && /Rpc(Request)?Error$/.test(name);
+    if (fromNode && typeof code === 'number' && rateLimitCodes.has(code)) return true;
+    if (fromNode && typeof message === 'string' && rateLimitWording.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** The node's own JSON-RPC error in the error's cause chain (it answered, with an error), if any. */
