@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnvilInstance, rpcCall, startAnvil } from '../support/anvil.ts';
+import { type AnvilInstance, rpcCall } from '../support/anvil.ts';
 import { apiClient, deployErc20, waitForFinalStatus } from '../support/api-client.ts';
-import { externalNetworkEnv, networkConfigFile } from '../support/external-network.ts';
-import type { JsonRpcServer } from '../support/json-rpc-server.ts';
-import { startNethermindRelay } from '../support/nethermind-relay.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import { answerAsNethermind } from '../support/nethermind-relay.ts';
+import { type RelayedService, startRelayedService } from '../support/relayed-service.ts';
+import type { TestService } from '../support/service.ts';
 
 // A word of 32 bytes, for PUSH32: the hex given, then zeros.
 const word = (hex: string) => hex.padEnd(64, '0');
@@ -14,13 +13,13 @@ const revertsWithNope = `0x7f${word('08c379a0')}600052602060045260046024527f${wo
 /**
  * The same answers whatever words the node uses for an EVM failure: anvil's (geth's code 3 and
  * wording), or Nethermind's before it moved to code 3 (-32015, "VM execution error.", what happened as
- * text in `data`), spoken by a relay in front of anvil. Before, the service took Nethermind's for the
+ * text in `data`), spoken by a relay in front of anvil (anvil's own words pass it unchanged). Before, the service took Nethermind's for the
  * node's own failure: a view answered 503, a send's estimate "An unknown RPC error occurred.", and a
  * failover asked every other URL.
  */
 describe.each(['anvil', 'nethermind'] as const)('EVM failures in the words of %s', (words) => {
+  let stack: RelayedService;
   let anvil: AnvilInstance;
-  let relay: JsonRpcServer | undefined;
   let service: TestService;
   let call: ReturnType<typeof apiClient>;
   let token: string;
@@ -48,19 +47,17 @@ describe.each(['anvil', 'nethermind'] as const)('EVM failures in the words of %s
 
   beforeAll(async () => {
     // Automine, so a test can hold blocks back (evm_setAutomine) and mine two sends together.
-    anvil = await startAnvil();
-    relay = words === 'nethermind' ? await startNethermindRelay(anvil.rpcUrl) : undefined;
-    service = await startTestService(externalNetworkEnv(networkConfigFile(relay?.url ?? anvil.rpcUrl)));
+    stack = await startRelayedService(
+      words === 'nethermind' ? answerAsNethermind : (item, forward) => forward(item),
+      {},
+    );
+    ({ anvil, service } = stack);
     call = apiClient(service.url, service.auth);
     token = await deployErc20(call, service.credentials.sender, ['Worded', 'WRD', 1000]);
     const specs = await call('GET', '/core/v1/evm/info/specs');
     erc20Spec = specs.body.find((spec: { name: string }) => spec.name === 'ERC20').id;
   });
-  afterAll(async () => {
-    await service?.close();
-    await relay?.close();
-    await anvil?.stop();
-  });
+  afterAll(() => stack?.close());
 
   it('answers a view that reverts with a custom error 400, decoded', async () => {
     const view = await call('POST', '/core/v1/evm/transact/view', {

@@ -1,5 +1,5 @@
 import { decodeAbiParameters, type Hex } from 'viem';
-import { askNode, type JsonRpcServer, type RpcError, serveJsonRpc } from './json-rpc-server.ts';
+import type { RpcAnswer, RpcError, RpcItem } from './json-rpc-server.ts';
 
 const errorStringSelector = '0x08c379a0';
 
@@ -29,15 +29,16 @@ function asNethermind(method: string, error: RpcError): RpcError {
 }
 
 /**
- * JSON-RPC in front of anvil that answers the EVM failures of `eth_call` and `eth_estimateGas` the way
- * Nethermind did (see `asNethermind`), and forwards everything else unchanged. Nethermind cannot run
- * here; this speaks its wire format for those answers.
+ * A relay handler (`startRelayedService`) that answers the EVM failures of `eth_call` and
+ * `eth_estimateGas` the way Nethermind did (see `asNethermind`) and forwards everything else unchanged.
+ * Nethermind cannot run here; this speaks its wire format for those answers.
  */
-export function startNethermindRelay(anvilUrl: string): Promise<JsonRpcServer> {
-  return serveJsonRpc(async (item) => {
-    const answer = await askNode(anvilUrl, item);
-    const simulated = item.method === 'eth_call' || item.method === 'eth_estimateGas';
-    if (!simulated || answer.error === undefined) return answer;
-    return { ...answer, error: asNethermind(item.method, answer.error) };
-  });
+export async function answerAsNethermind(
+  item: RpcItem,
+  forward: (item: RpcItem) => Promise<RpcAnswer>,
+): Promise<RpcAnswer> {
+  const answer = await forward(item);
+  const simulated = item.method === 'eth_call' || item.method === 'eth_estimateGas';
+  if (!simulated || answer.error === undefined) return answer;
+  return { ...answer, error: asNethermind(item.method, answer.error) };
 }
