@@ -5,10 +5,13 @@ export class JsonRpcError extends Error {
   override name = 'JsonRpcError';
   readonly code: number;
   readonly data: unknown;
-  constructor(error: { code: number; message: string; data?: unknown }) {
+  /** The HTTP status of the answer when it was not a success (a provider's 429 carries its own code). */
+  readonly httpStatus: number | undefined;
+  constructor(error: { code: number; message: string; data?: unknown }, httpStatus?: number) {
     super(error.message);
     this.code = error.code;
     this.data = error.data;
+    this.httpStatus = httpStatus !== undefined && httpStatus >= 400 ? httpStatus : undefined;
   }
 }
 
@@ -93,16 +96,16 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
   };
 
   /** The node's result resolves the call, its error rejects it: no further promise per call. */
-  const settle = (call: Pending, answer: JsonRpcAnswer | null | undefined) => {
+  const settle = (call: Pending, answer: JsonRpcAnswer | null | undefined, httpStatus?: number) => {
     if (answer === null || typeof answer !== 'object') {
       call.reject(new RpcTransportError(`node answered ${call.method} with something that is not JSON-RPC`));
-    } else if (answer.error) call.reject(new JsonRpcError(answer.error));
+    } else if (answer.error) call.reject(new JsonRpcError(answer.error, httpStatus));
     else call.resolve(answer.result);
   };
 
   const single = (call: Pending) => {
     post(JSON.stringify({ jsonrpc: '2.0', id: call.id, method: call.method, params: call.params })).then(
-      (answer) => settle(call, answer.json as JsonRpcAnswer),
+      (answer) => settle(call, answer.json as JsonRpcAnswer, answer.status),
       call.reject,
     );
   };
@@ -119,7 +122,7 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
             // every call of it fails with that answer, and batching stays on.
             const error = (json as JsonRpcAnswer | null)?.error;
             const refusal = error
-              ? new JsonRpcError(error)
+              ? new JsonRpcError(error, status)
               : new RpcTransportError(`node answered HTTP ${status}`, { httpStatus: status });
             for (const call of calls) call.reject(refusal);
             return;

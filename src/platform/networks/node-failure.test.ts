@@ -119,6 +119,9 @@ describe('isRateLimited', () => {
       expect(isRateLimited(answered(error)), error.message).toBe(true);
     }
     expect(isRateLimited(new RpcTransportError('node answered HTTP 429', { httpStatus: 429 }))).toBe(true);
+    // HTTP 429 with a JSON-RPC error in the provider's own code and words.
+    expect(isRateLimited(new JsonRpcError({ code: -32000, message: 'please slow down' }, 429))).toBe(true);
+    expect(isRateLimited(new JsonRpcError({ code: -32000, message: 'please slow down' }, 200))).toBe(false);
     // The transaction's own limits, and errors that are not the node's.
     for (const error of [
       { code: -32000, message: 'gas limit reached' },
