@@ -42,32 +42,33 @@ describe('a configured node that stalls (SIGSTOP), with a 1.5 s node timeout', (
       ...extra,
     });
 
-  it('answers sends, views and reads 503 ERROR_NODE_UNREACHABLE, and never broadcasts a send answered 503', {
+  it('answers views, reads and an unsent send 503; a send whose broadcast went unanswered is kept and mined once', {
     timeout: 120_000,
   }, async () => {
     const chain = createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl) });
-    const balanceBefore = await call('POST', '/core/v1/evm/transact/view', {
-      contractAddress: token,
-      blockchainNetwork: 31337,
-      method: 'balanceOf',
-      params: [recipient],
-    });
+    const balanceOf = () =>
+      call('POST', '/core/v1/evm/transact/view', {
+        contractAddress: token,
+        blockchainNetwork: 31337,
+        method: 'balanceOf',
+        params: [recipient],
+      });
+    const balanceBefore = await balanceOf();
     expect(balanceBefore.status).toBe(200);
-    // A send whose estimate was made before the stall, so the broadcast itself is what times out.
-    await transfer({ useGasEstimation: false, gasLimit: 100000, myReference: 'warm' });
+    // Gas and fees given: nothing but the broadcast asks the node.
+    const unasked = { useGasEstimation: false, gasLimit: 100000, gasPrice: 20, priorityFee: 1 };
+    // Warms the service's per-sender state, so that the stalled send's broadcast is what times out.
+    const warm = await transfer({ ...unasked, myReference: 'warm' });
+    expect(warm.status, warm.text).toBe(201);
 
     process.kill(anvil.pid, 'SIGSTOP');
     let stalled: Awaited<ReturnType<typeof transfer>>[];
+    let broadcast: Awaited<ReturnType<typeof transfer>>;
     try {
-      stalled = await Promise.all([
+      [broadcast, ...stalled] = await Promise.all([
+        transfer({ ...unasked, myReference: 'unanswered' }),
         transfer({ myReference: 'estimated' }),
-        transfer({ useGasEstimation: false, gasLimit: 100000, myReference: 'unestimated' }),
-        call('POST', '/core/v1/evm/transact/view', {
-          contractAddress: token,
-          blockchainNetwork: 31337,
-          method: 'balanceOf',
-          params: [recipient],
-        }),
+        balanceOf(),
         call('GET', '/core/v1/evm/network/gasprice?network=31337'),
         call('GET', `/core/v1/evm/chain/${recipient}/balance?network=31337`),
       ]);
@@ -78,34 +79,30 @@ describe('a configured node that stalls (SIGSTOP), with a 1.5 s node timeout', (
       process.kill(anvil.pid, 'SIGCONT');
     }
     for (const answer of stalled) {
-      expect(answer.status).toBe(503);
+      expect(answer.status, answer.text).toBe(503);
       expect(answer.body.code).toBe('ERROR_NODE_UNREACHABLE');
+      expect(answer.body.message).toMatch(/did not answer in time/);
     }
+    // The send whose estimate timed out was never signed: an `error` record with nothing on chain.
+    const [estimated] = (await call('GET', '/core/v1/evm/info/transaction/reference/estimated')).body.info;
+    expect(estimated).toMatchObject({ status: 'error', errorInfo: { code: 'ERROR_NODE_UNREACHABLE' } });
+    if (estimated.txHash) {
+      expect(
+        await chain.request({ method: 'eth_getTransactionByHash', params: [estimated.txHash] }),
+      ).toBeNull();
+    }
+    // The one whose raw transaction went to the stalled node may be in its pool: 201, and it is mined.
+    expect(broadcast.status, broadcast.text).toBe(201);
+    expect((await waitForFinalStatus(call, broadcast.body.txHash)).status).toBe('confirmed');
 
-    // Every 503'd send is an `error` record and never reaches the chain, even after the node returns.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    for (const reference of ['estimated', 'unestimated']) {
-      const records = (await call('GET', `/core/v1/evm/info/transaction/reference/${reference}`)).body.info;
-      expect(records).toHaveLength(1);
-      expect(records[0]).toMatchObject({ status: 'error', errorInfo: { code: 'ERROR_NODE_UNREACHABLE' } });
-      if (records[0].txHash) {
-        expect(
-          await chain.request({ method: 'eth_getTransactionByHash', params: [records[0].txHash] }),
-        ).toBeNull();
-      }
-    }
-    // The client retries: it pays once.
+    // The client sends the 503'd one again: it pays once, and no nonce is skipped or used twice.
     const retry = await transfer({ myReference: 'retry' });
     expect(retry.status).toBe(201);
+    expect(retry.body.nonce).toBe(broadcast.body.nonce + 1);
     expect((await waitForFinalStatus(call, retry.body.txHash)).status).toBe('confirmed');
-    const after = await call('POST', '/core/v1/evm/transact/view', {
-      contractAddress: token,
-      blockchainNetwork: 31337,
-      method: 'balanceOf',
-      params: [recipient],
-    });
-    // The warm-up transfer and the retry: two units, not more.
-    expect(after.body[0]).toBe(balanceBefore.body[0] + 2);
+    // The warm-up, the unanswered send and the retry: three units, not more.
+    expect((await balanceOf()).body[0]).toBe(balanceBefore.body[0] + 3);
+    expect(await chain.getTransactionCount({ address: sender })).toBe(retry.body.nonce + 1);
     expect((await call('GET', '/health')).body.components['evm:31337']).toBe('up');
   });
 });

@@ -19,17 +19,17 @@ export type RelayedService = {
 
 /**
  * An anvil, a JSON-RPC relay in front of it that answers every call with `handle` (`forward` asks
- * anvil), and a service whose only network is chain 31337 at the relay: how a test plays a node
- * that answers otherwise than anvil.
+ * anvil), and a service whose only network is chain 31337 at the relay (`network` adds to its
+ * configuration): how a test plays a node that answers otherwise than anvil.
  */
 export async function startRelayedService(
   handle: (item: RpcItem, forward: (item: RpcItem) => Promise<RpcAnswer>) => Promise<RpcAnswer>,
-  options: { blockTime?: number } = { blockTime: 0.3 },
+  options: { blockTime?: number; network?: Record<string, unknown> } = {},
 ): Promise<RelayedService> {
-  const anvil = await startAnvil(options);
+  const anvil = await startAnvil({ blockTime: options.blockTime ?? 0.3 });
   const forward = (item: RpcItem) => askNode(anvil.rpcUrl, item);
   const relay = await serveJsonRpc((item) => handle(item, forward));
-  const service = await startTestService(externalNetworkEnv(networkConfigFile(relay.url)));
+  const service = await startTestService(externalNetworkEnv(networkConfigFile(relay.url, options.network)));
   return {
     anvil,
     relay,

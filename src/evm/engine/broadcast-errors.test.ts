@@ -21,6 +21,9 @@ describe('classifyBroadcastError', () => {
     ['replacement transaction underpriced', 'underpriced'],
     ['insufficient funds for gas * price + value', 'insufficientFunds'],
     ['node request failed: connect ECONNREFUSED 127.0.0.1:8545', 'unreachable'],
+    // A proxy's words for a node that did not answer it: the node may have the transaction.
+    ['upstream request timeout', 'unanswered'],
+    ['socket hang up', 'unanswered'],
     ['intrinsic gas too low', 'rejected'],
     // Nethermind (its AcceptTxResult names, as it answers them).
     ['AlreadyKnown', 'accepted'],
@@ -77,6 +80,40 @@ describe('classifyBroadcastError', () => {
       httpStatus: 429,
     });
     expect(classifyBroadcastError(plain)).toEqual({ kind: 'rateLimited', message: 'HTTP 429' });
+  });
+
+  it('reads a broadcast that went out unanswered as unanswered, one that reached no node as unreachable', () => {
+    const wrapped = (cause: Error) => new Error('send failed', { cause });
+    for (const failure of [
+      new RpcTransportError('node did not answer within 10000 ms', { maybeDelivered: true, timedOut: true }),
+      new RpcTransportError('node request failed: the server closed the connection', {
+        maybeDelivered: true,
+        timedOut: false,
+      }),
+      new RpcTransportError('node answered HTTP 502 with a body that is not JSON-RPC', { httpStatus: 502 }),
+    ]) {
+      expect(classifyBroadcastError(wrapped(failure)).kind, failure.message).toBe('unanswered');
+    }
+    for (const failure of [
+      new RpcTransportError('node request failed: connect ECONNREFUSED', {
+        maybeDelivered: false,
+        timedOut: false,
+      }),
+      new RpcTransportError('node answered HTTP 401 with a body that is not JSON-RPC', { httpStatus: 401 }),
+      new RpcTransportError('node answered HTTP 404 with a body that is not JSON-RPC', { httpStatus: 404 }),
+    ]) {
+      expect(classifyBroadcastError(wrapped(failure)).kind, failure.message).toBe('unreachable');
+    }
+    expect(
+      classifyBroadcastError(
+        wrapped(
+          new RpcTransportError('node request failed: connect ECONNREFUSED', {
+            maybeDelivered: false,
+            timedOut: false,
+          }),
+        ),
+      ),
+    ).toMatchObject({ message: 'the node could not be reached' });
   });
 
   it('keeps the node message of a rejection, shortened', () => {

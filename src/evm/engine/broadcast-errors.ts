@@ -1,6 +1,7 @@
 import {
   isNodeTransportFailure,
   isRateLimited,
+  mayHaveReachedNode,
   nodeRpcError,
   transportFailureWords,
 } from '../../platform/networks/node-failure.ts';
@@ -14,7 +15,13 @@ export type BroadcastOutcome =
   | { kind: 'underpriced' }
   | { kind: 'insufficientFunds'; message: string }
   | { kind: 'rejected'; message: string }
+  /** Nothing reached the node (a refused connection, an HTTP refusal): the transaction was not sent. */
   | { kind: 'unreachable'; message: string; cause?: unknown }
+  /**
+   * The request went out but no answer came back (a timeout, a dropped connection, a gateway's 5xx):
+   * the node may hold the transaction, so it counts as sent and only its own bytes go out again.
+   */
+  | { kind: 'unanswered'; message: string }
   /** The node (a hosted provider) refused the call for its rate limit: nothing was taken. */
   | { kind: 'rateLimited'; message: string };
 
@@ -59,8 +66,12 @@ export function classifyBroadcastError(error: unknown): BroadcastOutcome {
     const message = nodeRpcError(error)?.message ?? 'HTTP 429';
     return { kind: 'rateLimited', message: message.slice(0, 200) };
   }
-  if (isNodeTransportFailure(error))
-    return { kind: 'unreachable', message: `the node ${transportFailureWords(error)}`, cause: error };
+  if (isNodeTransportFailure(error)) {
+    const message = `the node ${transportFailureWords(error)}`;
+    return mayHaveReachedNode(error)
+      ? { kind: 'unanswered', message }
+      : { kind: 'unreachable', message, cause: error };
+  }
   const text = messagesOf(error);
   if (alreadyKnown.test(text)) return { kind: 'accepted' };
   if (nonceTooLow.test(text)) return { kind: 'nonceTooLow' };
@@ -69,10 +80,13 @@ export function classifyBroadcastError(error: unknown): BroadcastOutcome {
   if (insufficientFunds.test(text)) {
     return { kind: 'insufficientFunds', message: 'insufficient funds for gas * price + value' };
   }
-  if (
-    /fetch failed|econnrefused|econnreset|timed? ?out|socket hang up|network|http request failed/.test(text)
-  ) {
+  // A node's own error in a transport's words: a proxy that could not reach its node, say. Only a
+  // refused connection or an unknown host is sure to have taken nothing.
+  if (/econnrefused|enotfound|getaddrinfo/.test(text)) {
     return { kind: 'unreachable', message: 'the node is unreachable' };
+  }
+  if (/fetch failed|econnreset|timed? ?out|socket hang up|network|http request failed/.test(text)) {
+    return { kind: 'unanswered', message: 'the node did not answer whether it took the transaction' };
   }
   const short =
     (error as { details?: string; shortMessage?: string })?.details ??

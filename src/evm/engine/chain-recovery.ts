@@ -42,6 +42,7 @@ export async function recoverSender(
       result.failed++;
     } else if (
       outcome.kind === 'unreachable' ||
+      outcome.kind === 'unanswered' ||
       outcome.kind === 'rateLimited' ||
       outcome.kind === 'nonceTooHigh'
     ) {

@@ -70,6 +70,7 @@ export type EngineContext = {
   marks: BroadcastMarks;
   /** Makes sure the store's nonce row of (chain, sender) exists, seeded from the chain once. */
   ensureNonceRow(network: EvmNetwork, address: Address): Promise<void>;
+  logger: { warn(object: object, message: string): void };
 };
 
 export type SigningItem = { parameters: SubmitTransactionParameters; record: NewTransaction };
@@ -211,14 +212,15 @@ export async function submitTransaction(
           return fields;
         });
 
+  const answer = (fields: SignedFields): SubmitTransactionReturnType => ({
+    id: record.id,
+    txHash: fields.txHash,
+    nonce: fields.nonce,
+    contractAddress: record.contractAddress ? (record.contractAddress as Address) : undefined,
+  });
   const accepted = async (fields: SignedFields): Promise<SubmitTransactionReturnType> => {
     await context.marks.accepted(record.id);
-    return {
-      id: record.id,
-      txHash: fields.txHash,
-      nonce: fields.nonce,
-      contractAddress: record.contractAddress ? (record.contractAddress as Address) : undefined,
-    };
+    return answer(fields);
   };
   for (let attempt = 0; ; attempt++) {
     let outcome: ReturnType<typeof classifyBroadcastError>;
@@ -299,6 +301,16 @@ export async function submitTransaction(
           'ERROR_REPLACEMENT_UNDERPRICED',
           'replacement transaction underpriced: raise gasPrice/priorityFee above the pending transaction',
         );
+      case 'unanswered':
+        // The request went out and no answer came: the node may hold the transaction, and may mine it.
+        // Failing it would free its nonce for another transaction and tell the client to send again,
+        // which pays twice. It stays signed under its nonce, as after a crash mid-send, and the engine
+        // gives the node the same bytes until the chain has them (or refuses them for good).
+        context.logger.warn(
+          { chainId: network.chainId, id: record.id, txHash: signed.txHash, reason: outcome.message },
+          'broadcast unanswered: the engine sends the stored transaction again',
+        );
+        return answer(signed);
       case 'unreachable':
         await failSignedTransaction(context.db, row, {
           code: 'ERROR_NODE_UNREACHABLE',

@@ -88,6 +88,7 @@ export class TxEngine {
         signing: this.#signing,
         marks: this.#marks,
         ensureNonceRow: (network, address) => this.#ensureNonceRow(network, address),
+        logger: this.platform.logger,
       },
       parameters,
     );

@@ -66,7 +66,9 @@ function estimationError(network: EvmNetwork, error: unknown, abis: Abi[]): Chai
   }
   const outcome = classifyBroadcastError(error);
   if (outcome.kind === 'insufficientFunds') return insufficientFunds(error);
-  if (outcome.kind === 'unreachable') return nodeUnreachable(network.chainId, error);
+  // An estimate sends nothing: a node that took the call and did not answer is simply unreachable.
+  if (outcome.kind === 'unreachable' || outcome.kind === 'unanswered')
+    return nodeUnreachable(network.chainId, error);
   if (outcome.kind === 'rateLimited') return nodeRateLimited(network.chainId, outcome.message, error);
   const failure = executionFailureMessage(error);
   if (failure !== undefined) {

@@ -84,12 +84,16 @@ function withinCeiling(network: EvmNetwork, fees: Fees): Fees {
 
 async function resolveFees(context: EvmContext, network: EvmNetwork, options: SendOptions): Promise<Fees> {
   const { gasPriceGwei, priorityFeeGwei } = options;
-  const current = await context.engine.fees.current(network);
-  if (gasPriceGwei === undefined && priorityFeeGwei === undefined) return withinCeiling(network, current);
+  // The node's fees only for what the request leaves out (the oracle answers both from one call).
+  const current = () => context.engine.fees.current(network);
+  if (gasPriceGwei === undefined && priorityFeeGwei === undefined)
+    return withinCeiling(network, await current());
   const maxFeePerGas =
-    gasPriceGwei === undefined ? current.maxFeePerGas : gweiToWei(gasPriceGwei, 'gasPrice');
+    gasPriceGwei === undefined ? (await current()).maxFeePerGas : gweiToWei(gasPriceGwei, 'gasPrice');
   let maxPriorityFeePerGas =
-    priorityFeeGwei === undefined ? current.maxPriorityFeePerGas : gweiToWei(priorityFeeGwei, 'priorityFee');
+    priorityFeeGwei === undefined
+      ? (await current()).maxPriorityFeePerGas
+      : gweiToWei(priorityFeeGwei, 'priorityFee');
   if (maxPriorityFeePerGas > maxFeePerGas) {
     if (priorityFeeGwei !== undefined)
       throw new ChaingateError('CG_ERR_VALIDATION', 'priorityFee must not exceed gasPrice', {

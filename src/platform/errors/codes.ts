@@ -246,7 +246,7 @@ export const errorCodes = {
   ERROR_NODE_UNREACHABLE: {
     status: 503,
     meaning:
-      'the network node did not answer in time, or answered HTTP that is not JSON-RPC (the message says which: a wrong RPC URL or key shows here); a send answered so is never broadcast later',
+      'the network node could not be reached, did not answer in time, or answered HTTP that is not JSON-RPC (the message says which: a wrong RPC URL or key shows here); a send answered so reached no node and is never broadcast later (one whose broadcast went out unanswered is kept and answered 201)',
   },
   ERROR_NONCE_TOO_HIGH: {
     status: 503,

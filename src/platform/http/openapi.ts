@@ -19,7 +19,16 @@ body is \`{}\`; an optional field that is \`null\` is absent; \`gasLimit\`, \`ga
 \`priorityFee\` of 0 are absent (\`nonce: 0\` is a nonce); \`params\` null or missing is \`[]\`. Reads documented
 as GET also accept POST with the same JSON body, or GET with a query string (arrays as JSON text). Static path
 segments match in any case (\`/isContract\`), and a doubled slash is one. Text with a NUL character or a lone
-UTF-16 surrogate is refused (NUL is allowed inside \`params\`).`;
+UTF-16 surrogate is refused (NUL is allowed inside \`params\`).
+
+Sends (EVM): a transaction is signed and stored with its nonce and hash before it goes to the node, and 201
+means the service holds it and will get it on chain. Usually the node has accepted it by then. When the
+request reached the node but its answer did not come back (no answer in time, a dropped connection, a
+gateway's 5xx), the node may hold the transaction: the answer is still 201 with its \`txHash\`, the record
+shows \`inserted\`, and the engine gives the node the same signed bytes again until the chain has them. It
+is never signed again under another nonce, so a client that follows the hash pays once. A 503
+\`ERROR_NODE_UNREACHABLE\` on a send means nothing reached a node (a refused connection, an HTTP refusal
+such as 401, 404 or 429): the record is \`error\`, its nonce is reused, and sending again is safe.`;
 
 /** OpenAPI 3 generated from the route schemas, at `/openapi.json`, with Swagger UI at `/docs`. */
 export const openApiPlugin = fp(

@@ -139,4 +139,33 @@ describe('failover transport', () => {
       await new Promise((resolve) => gate.close(resolve));
     }
   });
+
+  it('fails a call that went out unanswered as such, though a later URL could not be reached', async () => {
+    // The first URL takes the request and never answers; the second refuses connections.
+    // It reads and drops what comes, so a connection the client closes ends here too.
+    const silent = createNetServer((socket) => socket.resume());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const refusing = createNetServer();
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const refusingUrl = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+    await new Promise((resolve) => refusing.close(resolve));
+    try {
+      const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const call = (urls: string[]) =>
+        rawRequest(failoverTransport(urls.map((url) => keepAliveTransport(url, { timeoutMs: 200 }))))({
+          method: 'eth_sendRawTransaction',
+          params: ['0x00'],
+        }).catch((error: unknown) => error as RpcTransportError);
+      // Whichever order: the node behind the silent URL may hold the transaction.
+      for (const urls of [
+        [silentUrl, refusingUrl],
+        [refusingUrl, silentUrl],
+      ]) {
+        expect(await call(urls)).toMatchObject({ name: 'RpcTransportError', maybeDelivered: true });
+      }
+      expect(await call([refusingUrl, refusingUrl])).toMatchObject({ maybeDelivered: false });
+    } finally {
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { custom, type Transport } from 'viem';
-import { executionFailureMessage, isNodeTransportFailure } from './node-failure.ts';
+import { executionFailureMessage, isNodeTransportFailure, mayHaveReachedNode } from './node-failure.ts';
 
 type RawRequest = (call: { method: string; params?: unknown }) => Promise<unknown>;
 
@@ -32,16 +32,22 @@ export function failoverTransport(transports: Transport[], options: { cooldownMs
 
   const request = async (call: { method: string; params?: unknown }): Promise<unknown> => {
     let lastError: unknown;
+    // The first failure after which a node may have the call (see `mayHaveReachedNode`): a later URL
+    // that cannot be reached must not make a raw transaction look unsent.
+    let uncertain: unknown;
     for (const index of order()) {
       try {
         return await (requests[index] as RawRequest)(call);
       } catch (error) {
         lastError = error;
         if (executionFailureMessage(error) !== undefined) throw error;
-        if (isNodeTransportFailure(error)) downUntil[index] = Date.now() + cooldownMs;
+        if (isNodeTransportFailure(error)) {
+          downUntil[index] = Date.now() + cooldownMs;
+          if (uncertain === undefined && mayHaveReachedNode(error)) uncertain = error;
+        }
       }
     }
-    throw lastError;
+    throw isNodeTransportFailure(lastError) && uncertain !== undefined ? uncertain : lastError;
   };
 
   // Retries are the inner transports' (one, for a closed kept-alive connection), as with one URL.

@@ -162,6 +162,23 @@ describe('Http1Pool', () => {
     expect((error as Http1Error).message).toMatch(/no answer within 200 ms/);
     expect((error as Http1Error).timedOut).toBe(true);
     expect((error as Http1Error).retryable).toBe(false);
+    // The request went out on a connected socket: the server may have acted on it.
+    expect((error as Http1Error).maybeDelivered).toBe(true);
+  });
+
+  it('takes a new connection the server dropped after reading the request as maybe delivered', async () => {
+    let received = '';
+    const server = await serve((request, body) => {
+      received = body;
+      request.socket.destroy();
+    });
+    const error = await poolFor(server.url)
+      .post('{"sent":true}', 5_000)
+      .catch((caught: unknown) => caught);
+    expect(received).toBe('{"sent":true}');
+    expect(error).toBeInstanceOf(Http1Error);
+    expect((error as Http1Error).retryable).toBe(false);
+    expect((error as Http1Error).maybeDelivered).toBe(true);
   });
 
   it('marks a reused connection the server dropped before answering as retryable', async () => {
@@ -188,6 +205,8 @@ describe('Http1Pool', () => {
     expect(error).toBeInstanceOf(Http1Error);
     expect((error as Error).message).toMatch(/ECONNREFUSED/);
     expect((error as Error).message).not.toMatch(/secret|key123/);
+    // Nothing can have reached a server.
+    expect((error as Http1Error).maybeDelivered).toBe(false);
   });
 
   it('speaks TLS to an https URL', async () => {

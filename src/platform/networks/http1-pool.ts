@@ -3,16 +3,23 @@ import { connect as tlsConnect } from 'node:tls';
 
 /**
  * A failure to get an answer from the server: `retryable` when a reused connection was closed under
- * us, `timedOut` when the deadline passed.
+ * us, `timedOut` when the deadline passed, `maybeDelivered` when the request went out on a connected
+ * socket, so the server may have read and acted on it (a refused or unfinished connection delivers
+ * nothing). A non-idempotent call must not be taken for "not done" when it is set.
  */
 export class Http1Error extends Error {
   override name = 'Http1Error';
+  readonly retryable: boolean;
+  readonly timedOut: boolean;
+  readonly maybeDelivered: boolean;
   constructor(
     message: string,
-    readonly retryable = false,
-    readonly timedOut = false,
+    context: { retryable?: boolean; timedOut?: boolean; maybeDelivered?: boolean } = {},
   ) {
     super(message);
+    this.retryable = context.retryable ?? false;
+    this.timedOut = context.timedOut ?? false;
+    this.maybeDelivered = context.maybeDelivered ?? false;
   }
 }
 
@@ -46,7 +53,8 @@ function completeBody(
       const lineEnd = data.indexOf(CRLF, at);
       if (lineEnd < 0) return undefined;
       const size = Number.parseInt(data.toString('latin1', at, lineEnd).split(';')[0] as string, 16);
-      if (!Number.isInteger(size) || size < 0) throw new Http1Error('malformed chunked response');
+      if (!Number.isInteger(size) || size < 0)
+        throw new Http1Error('malformed chunked response', { maybeDelivered: true });
       if (size === 0) {
         // Trailers, if any, end with an empty line.
         const trailersEnd = data.indexOf(CRLF, lineEnd + 2);
@@ -80,6 +88,8 @@ type Connection = {
   socket: Socket;
   /** Whether it has answered before (a close before any answer then is the server's keep-alive end). */
   reused: boolean;
+  /** Whether the socket connected (TLS: finished its handshake): only then can a request reach the server. */
+  connected: boolean;
   waiter: Waiter | undefined;
   deadline: NodeJS.Timeout | undefined;
   /** What has arrived so far, joined only when it is read (joining on every chunk is quadratic). */
@@ -107,6 +117,7 @@ const CONNECTION_CLOSE = /\r\nconnection:[^\r]*close/i;
  */
 export class Http1Pool {
   readonly #connect: () => Socket;
+  readonly #secure: boolean;
   readonly #head: string;
   readonly #maxSockets: number;
   readonly #idle: Connection[] = [];
@@ -116,6 +127,7 @@ export class Http1Pool {
 
   constructor(url: URL, options: { maxSockets?: number } = {}) {
     const secure = url.protocol === 'https:';
+    this.#secure = secure;
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     const port = Number(url.port || (secure ? 443 : 80));
     this.#connect = secure
@@ -170,6 +182,7 @@ export class Http1Pool {
     const connection: Connection = {
       socket,
       reused: false,
+      connected: false,
       waiter: undefined,
       deadline: undefined,
       data: EMPTY,
@@ -180,23 +193,30 @@ export class Http1Pool {
       keepAlive: true,
       framing: { contentLength: undefined, chunked: false },
     };
+    socket.once(this.#secure ? 'secureConnect' : 'connect', () => {
+      connection.connected = true;
+    });
     socket.on('data', (chunk: Buffer) => this.#onData(connection, chunk));
     socket.on('end', () => this.#onEnd(connection));
     socket.on('error', (error: NodeJS.ErrnoException) =>
       this.#fail(
         connection,
-        new Http1Error(
-          `connection failed: ${error.message}`,
-          connection.reused &&
+        new Http1Error(`connection failed: ${error.message}`, {
+          retryable:
+            connection.reused &&
             connection.received === 0 &&
             (error.code === 'ECONNRESET' || error.code === 'EPIPE'),
-        ),
+          maybeDelivered: connection.connected,
+        }),
       ),
     );
     socket.on('close', () => {
       this.#fail(
         connection,
-        new Http1Error('the server closed the connection', connection.reused && connection.received === 0),
+        new Http1Error('the server closed the connection', {
+          retryable: connection.reused && connection.received === 0,
+          maybeDelivered: connection.connected,
+        }),
       );
       this.#open--;
       const index = this.#idle.indexOf(connection);
@@ -209,7 +229,7 @@ export class Http1Pool {
   #start(connection: Connection, waiter: Waiter): void {
     const { socket } = connection;
     if (socket.destroyed || !socket.writable) {
-      waiter.reject(new Http1Error('the connection was closed', connection.reused));
+      waiter.reject(new Http1Error('the connection was closed', { retryable: connection.reused }));
       this.#next();
       return;
     }
@@ -220,7 +240,14 @@ export class Http1Pool {
     connection.received = 0;
     connection.bodyStart = -1;
     connection.deadline = setTimeout(
-      () => this.#fail(connection, new Http1Error(`no answer within ${waiter.timeoutMs} ms`, false, true)),
+      () =>
+        this.#fail(
+          connection,
+          new Http1Error(`no answer within ${waiter.timeoutMs} ms`, {
+            timedOut: true,
+            maybeDelivered: connection.connected,
+          }),
+        ),
       waiter.timeoutMs,
     );
     socket.write(`${this.#head}${Buffer.byteLength(waiter.body)}\r\n\r\n${waiter.body}`);
@@ -259,17 +286,18 @@ export class Http1Pool {
     const { data, framing } = connection;
     const end = data.indexOf(HEADER_END);
     if (end < 0) {
-      if (data.length > MAX_HEADER_BYTES) throw new Http1Error('response headers too large');
+      if (data.length > MAX_HEADER_BYTES)
+        throw new Http1Error('response headers too large', { maybeDelivered: true });
       return false;
     }
     const head = data.toString('latin1', 0, end);
     const statusLine = STATUS_LINE.exec(head);
-    if (!statusLine) throw new Http1Error('not an HTTP/1.x response');
+    if (!statusLine) throw new Http1Error('not an HTTP/1.x response', { maybeDelivered: true });
     connection.status = Number(statusLine[2]);
     const length = CONTENT_LENGTH.exec(head)?.[1]?.trim();
     framing.contentLength = length === undefined ? undefined : Number(length);
     if (framing.contentLength !== undefined && !Number.isSafeInteger(framing.contentLength))
-      throw new Http1Error('malformed Content-Length');
+      throw new Http1Error('malformed Content-Length', { maybeDelivered: true });
     framing.chunked = CHUNKED.test(head);
     // A body delimited by the end of the connection cannot be followed by another request.
     connection.keepAlive =

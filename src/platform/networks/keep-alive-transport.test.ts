@@ -211,6 +211,44 @@ describe('keep-alive JSON-RPC transport', () => {
       expect(rootCause(reason)).toBeInstanceOf(RpcTransportError);
       expect(reason.message).toContain('node request failed');
       expect(reason.message).not.toContain('secret');
+      // A refused connection: nothing reached a node.
+      expect((rootCause(reason) as RpcTransportError).maybeDelivered).toBe(false);
+    }
+  });
+
+  it('tells a call that may have reached the node (no answer, a 5xx) from a refused one (401, 429)', async () => {
+    const server: Server = createServer((req, res) => {
+      const status = Number(req.url?.slice(1));
+      if (status === 0) return; // never answers
+      res.statusCode = status;
+      res.setHeader('content-type', 'text/plain');
+      res.end('not JSON-RPC\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const failureAt = async (path: string) => {
+      const rpc = keepAliveTransport(`http://127.0.0.1:${port}/${path}`, { timeoutMs: 300 })({});
+      const error = await rpc.request({ method: 'eth_sendRawTransaction', params: ['0x00'] }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      return rootCause(error) as RpcTransportError;
+    };
+    try {
+      expect(await failureAt('0')).toMatchObject({ maybeDelivered: true, timedOut: true });
+      for (const status of [500, 502, 504])
+        expect(await failureAt(String(status)), String(status)).toMatchObject({
+          maybeDelivered: true,
+          httpStatus: status,
+        });
+      for (const status of [401, 404, 429])
+        expect(await failureAt(String(status)), String(status)).toMatchObject({
+          maybeDelivered: false,
+          httpStatus: status,
+        });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

@@ -19,9 +19,24 @@ export class RpcTransportError extends Error {
   override name = 'RpcTransportError';
   /** The HTTP status when the node answered, but not with JSON-RPC (a wrong URL or key, a gateway). */
   readonly httpStatus: number | undefined;
-  constructor(message: string, options: { httpStatus?: number } = {}) {
+  /**
+   * Whether the node may have read and acted on the request though no JSON-RPC answer came back: it
+   * went out on a connected socket (then no answer in time, or the connection dropped), or a server
+   * behind a gateway failed (HTTP 5xx). False when nothing can have reached the node: a refused
+   * connection, or an HTTP refusal such as 401, 404 or 429.
+   */
+  readonly maybeDelivered: boolean;
+  /** Whether no answer came within the deadline (undefined when the node answered something). */
+  readonly timedOut: boolean | undefined;
+  constructor(
+    message: string,
+    context: { httpStatus?: number; maybeDelivered?: boolean; timedOut?: boolean } = {},
+  ) {
     super(message);
-    this.httpStatus = options.httpStatus;
+    this.httpStatus = context.httpStatus;
+    this.timedOut = context.timedOut;
+    this.maybeDelivered =
+      context.maybeDelivered ?? (context.httpStatus !== undefined && context.httpStatus >= 500);
   }
 }
 
@@ -74,16 +89,24 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
    */
   const post = async (body: string): Promise<{ status: number; json: unknown }> => {
     let answer: Http1Answer;
+    // A retried request counts as delivered if either try may have been.
+    let firstMaybeDelivered = false;
     try {
       answer = await pool.post(body, timeoutMs).catch((error: Http1Error) => {
-        if (error.retryable) return pool.post(body, timeoutMs);
-        throw error;
+        if (!error.retryable) throw error;
+        firstMaybeDelivered = error.maybeDelivered;
+        return pool.post(body, timeoutMs);
       });
     } catch (error) {
+      const failure = error as Http1Error;
       throw new RpcTransportError(
-        (error as Http1Error).timedOut
+        failure.timedOut
           ? `node did not answer within ${timeoutMs} ms`
-          : `node request failed: ${(error as Error).message}`,
+          : `node request failed: ${failure.message}`,
+        {
+          maybeDelivered: firstMaybeDelivered || failure.maybeDelivered === true,
+          timedOut: failure.timedOut === true,
+        },
       );
     }
     try {
@@ -91,6 +114,8 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
     } catch {
       throw new RpcTransportError(`node answered HTTP ${answer.status} with a body that is not JSON-RPC`, {
         httpStatus: answer.status,
+        // A success status means the node itself read the request; a 5xx, that a server behind may have.
+        maybeDelivered: answer.status < 300 || answer.status >= 500,
       });
     }
   };
@@ -98,7 +123,11 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
   /** The node's result resolves the call, its error rejects it: no further promise per call. */
   const settle = (call: Pending, answer: JsonRpcAnswer | null | undefined, httpStatus?: number) => {
     if (answer === null || typeof answer !== 'object') {
-      call.reject(new RpcTransportError(`node answered ${call.method} with something that is not JSON-RPC`));
+      call.reject(
+        new RpcTransportError(`node answered ${call.method} with something that is not JSON-RPC`, {
+          maybeDelivered: true,
+        }),
+      );
     } else if (answer.error) call.reject(new JsonRpcError(answer.error, httpStatus));
     else call.resolve(answer.result);
   };
@@ -137,7 +166,12 @@ export function keepAliveTransport(url: string, options: KeepAliveTransportOptio
         for (const call of calls) {
           const item = byId.get(call.id);
           if (item) settle(call, item);
-          else call.reject(new RpcTransportError(`node left call ${call.method} out of its batch answer`));
+          else
+            call.reject(
+              new RpcTransportError(`node left call ${call.method} out of its batch answer`, {
+                maybeDelivered: true,
+              }),
+            );
         }
       },
       (error: Error) => {

@@ -101,9 +101,27 @@ describe('transportFailureWords', () => {
     expect(transportFailureWords(answeredHttp(404))).toBe('answered HTTP 404: check its RPC URL');
     expect(transportFailureWords(answeredHttp(502))).toBe('answered HTTP 502: its server failed');
     expect(transportFailureWords(answeredHttp(302))).toBe('answered HTTP 302, not JSON-RPC');
-    expect(transportFailureWords(new RpcTransportError('node did not answer within 10000 ms'))).toBe(
-      'did not answer in time',
+    expect(transportFailureWords(new Error('TimeoutError'))).toBe('did not answer in time');
+    expect(transportFailureWords(new RpcTransportError('node answered eth_call with something else'))).toBe(
+      'answered something that is not JSON-RPC',
     );
+    expect(
+      transportFailureWords(
+        new RpcTransportError('node did not answer', { timedOut: true, maybeDelivered: true }),
+      ),
+    ).toBe('did not answer in time');
+    expect(
+      transportFailureWords(
+        new Error('outer', {
+          cause: new RpcTransportError('node request failed', { timedOut: false, maybeDelivered: false }),
+        }),
+      ),
+    ).toBe('could not be reached');
+    expect(
+      transportFailureWords(
+        new RpcTransportError('node request failed', { timedOut: false, maybeDelivered: true }),
+      ),
+    ).toBe('dropped the connection before answering');
   });
 });
 

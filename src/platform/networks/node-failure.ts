@@ -13,18 +13,51 @@ export function isNodeTransportFailure(error: unknown): boolean {
 }
 
 /**
+ * True when a call failed at the transport after it may have reached the node, anywhere in the cause
+ * chain: it went out and no answer came back in time, the connection dropped under it, or a gateway's
+ * server failed (HTTP 5xx). A raw transaction that failed so may be in the node's pool, so it is not
+ * "not sent". False for a refused connection or an HTTP refusal (401, 404, 429): nothing reached it.
+ */
+export function mayHaveReachedNode(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 16; depth++) {
+    const { name, maybeDelivered } = current as { name?: string; maybeDelivered?: boolean };
+    if (maybeDelivered === true || name === 'TimeoutError') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
  * What a transport failure was, as the end of a sentence about the node, for a client: no answer, or an
  * HTTP answer that is not JSON-RPC. A 401 or 404 there is nearly always a wrong RPC URL or key, which
  * "did not answer in time" would hide.
  */
 export function transportFailureWords(error: unknown): string {
   const status = httpStatusOf(error);
-  if (status === undefined) return 'did not answer in time';
+  if (status === undefined) {
+    const failure = transportErrorOf(error);
+    // Not ours (viem's TimeoutError), or ours after the deadline.
+    if (failure === undefined || failure.timedOut === true) return 'did not answer in time';
+    if (failure.timedOut === undefined) return 'answered something that is not JSON-RPC';
+    return failure.maybeDelivered ? 'dropped the connection before answering' : 'could not be reached';
+  }
   if (status === 401 || status === 403)
     return `refused the request (HTTP ${status}): check the key in its RPC URL`;
   if (status === 404 || status === 405) return `answered HTTP ${status}: check its RPC URL`;
   if (status >= 500) return `answered HTTP ${status}: its server failed`;
   return `answered HTTP ${status}, not JSON-RPC`;
+}
+
+/** Our transport's own failure (`RpcTransportError`), anywhere in the cause chain. */
+function transportErrorOf(error: unknown): { timedOut?: boolean; maybeDelivered?: boolean } | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 16; depth++) {
+    if ((current as { name?: string }).name === 'RpcTransportError')
+      return current as { timedOut?: boolean; maybeDelivered?: boolean };
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** The HTTP status of a transport failure whose answer was not JSON-RPC, anywhere in the cause chain. */
