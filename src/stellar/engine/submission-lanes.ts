@@ -90,8 +90,12 @@ function notSubmitted(network: StellarNetwork, reason: string): ChaingateError {
 
 /**
  * `new`: a request waits for the answer, and a transaction the network did not answer for is given
- * up (never submitted again, like the EVM engine's sends). `resubmit`: the tracker's stored records,
- * left as they are when the network does not answer, to be tried again on a later tick.
+ * up: never submitted again, its record followed until its envelope expires, and the 503 says so.
+ * (EVM sends keep such a transaction and answer 201, as theirs never expire. Doing so here would also
+ * need a request whose number the network refuses to submit the account's earlier open envelopes
+ * first, or the next request fails while the kept one waits for the tracker.) `resubmit`: the
+ * tracker's stored records, left as they are when the network does not answer, to be tried again on a
+ * later tick.
  */
 type SendMode =
   | { kind: 'new'; signer: Keypair }
