@@ -23,7 +23,9 @@ describe('classifyBroadcastError', () => {
     ['node request failed: connect ECONNREFUSED 127.0.0.1:8545', 'unreachable'],
     // A proxy's words for a node that did not answer it: the node may have the transaction.
     ['upstream request timeout', 'unanswered'],
+    ['context deadline exceeded', 'unanswered'],
     ['socket hang up', 'unanswered'],
+    ['upstream: network is unreachable', 'unreachable'],
     ['intrinsic gas too low', 'rejected'],
     // Nethermind (its AcceptTxResult names, as it answers them).
     ['AlreadyKnown', 'accepted'],

@@ -80,12 +80,14 @@ export function classifyBroadcastError(error: unknown): BroadcastOutcome {
   if (insufficientFunds.test(text)) {
     return { kind: 'insufficientFunds', message: 'insufficient funds for gas * price + value' };
   }
-  // A node's own error in a transport's words: a proxy that could not reach its node, say. Only a
-  // refused connection or an unknown host is sure to have taken nothing.
-  if (/econnrefused|enotfound|getaddrinfo/.test(text)) {
+  // A node's own error in a transport's words: a proxy in front of the node that could not reach it
+  // (as before: nothing sent), or whose call to it timed out or was cut, after which the node may hold
+  // the transaction. Only those words count as unanswered: a record kept on any other words would wait
+  // for a node that has in fact refused it.
+  if (/econnrefused|enotfound|getaddrinfo|fetch failed|network|http request failed/.test(text)) {
     return { kind: 'unreachable', message: 'the node is unreachable' };
   }
-  if (/fetch failed|econnreset|timed? ?out|socket hang up|network|http request failed/.test(text)) {
+  if (/timed? ?out|deadline exceeded|econnreset|socket hang up/.test(text)) {
     return { kind: 'unanswered', message: 'the node did not answer whether it took the transaction' };
   }
   const short =
