@@ -1,3 +1,4 @@
+import { findInCauseChain } from './cause-chain.ts';
 import type { ErrorCode } from './codes.ts';
 
 export type ChaingateErrorOptions = {
@@ -29,12 +30,7 @@ export class ChaingateError extends Error {
 
   /** Walks the cause chain and returns the first error matching `predicate` (viem's `walk`). */
   walk(predicate: (error: unknown) => boolean): unknown {
-    let current: unknown = this;
-    for (let depth = 0; current && depth < 32; depth++) {
-      if (predicate(current)) return current;
-      current = (current as { cause?: unknown }).cause;
-    }
-    return undefined;
+    return findInCauseChain(this, predicate, 32);
   }
 }
 

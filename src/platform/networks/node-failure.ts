@@ -1,15 +1,17 @@
+import { type ErrorLink, findInCauseChain } from '../errors/cause-chain.ts';
+
+/** Ours, and viem's for its own transports. */
+const transportErrorNames = new Set(['RpcTransportError', 'HttpRequestError', 'TimeoutError']);
+
 /**
  * True when a node call failed at the transport (no answer in time, connection refused or reset),
  * anywhere in the error's cause chain: the node is away, as opposed to answering with an error.
  */
 export function isNodeTransportFailure(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 16; depth++) {
-    const name = (current as { name?: string }).name;
-    if (name === 'RpcTransportError' || name === 'HttpRequestError' || name === 'TimeoutError') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+  return (
+    findInCauseChain(error, ({ name }) => typeof name === 'string' && transportErrorNames.has(name)) !==
+    undefined
+  );
 }
 
 /**
@@ -19,13 +21,12 @@ export function isNodeTransportFailure(error: unknown): boolean {
  * "not sent". False for a refused connection or an HTTP refusal (401, 404, 429): nothing reached it.
  */
 export function mayHaveReachedNode(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 16; depth++) {
-    const { name, maybeDelivered } = current as { name?: string; maybeDelivered?: boolean };
-    if (maybeDelivered === true || name === 'TimeoutError') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+  return (
+    findInCauseChain(
+      error,
+      ({ name, maybeDelivered }) => maybeDelivered === true || name === 'TimeoutError',
+    ) !== undefined
+  );
 }
 
 /**
@@ -50,25 +51,15 @@ export function transportFailureWords(error: unknown): string {
 }
 
 /** Our transport's own failure (`RpcTransportError`), anywhere in the cause chain. */
-function transportErrorOf(error: unknown): { timedOut?: boolean; maybeDelivered?: boolean } | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 16; depth++) {
-    if ((current as { name?: string }).name === 'RpcTransportError')
-      return current as { timedOut?: boolean; maybeDelivered?: boolean };
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
+function transportErrorOf(error: unknown): ErrorLink | undefined {
+  return findInCauseChain(error, ({ name }) => name === 'RpcTransportError');
 }
 
 /** The HTTP status of a transport failure whose answer was not JSON-RPC, anywhere in the cause chain. */
 function httpStatusOf(error: unknown): number | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 16; depth++) {
-    const status = (current as { httpStatus?: number }).httpStatus;
-    if (status !== undefined) return status;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
+  return findInCauseChain(error, ({ httpStatus }) => typeof httpStatus === 'number')?.httpStatus as
+    | number
+    | undefined;
 }
 
 // Hosted providers over their rate: HTTP 429, with code 429 (Alchemy) or a line of text; -32005 "limit
@@ -85,32 +76,22 @@ const rateLimitWording =
  * viem's `…RpcError`s that wrap them), never the service's own 429s.
  */
 export function isRateLimited(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 16; depth++) {
-    const { name, httpStatus, code, message } = current as {
-      name?: unknown;
-      httpStatus?: number;
-      code?: unknown;
-      message?: unknown;
-    };
+  const refusal = findInCauseChain(error, ({ name, httpStatus, code, message }) => {
     if (httpStatus === 429) return true;
-    const fromNode = typeof name === 'string' && /Rpc(Request)?Error$/.test(name);
-    if (fromNode && typeof code === 'number' && rateLimitCodes.has(code)) return true;
-    if (fromNode && typeof message === 'string' && rateLimitWording.test(message)) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+    if (typeof name !== 'string' || !/Rpc(Request)?Error$/.test(name)) return false;
+    return (
+      (typeof code === 'number' && rateLimitCodes.has(code)) ||
+      (typeof message === 'string' && rateLimitWording.test(message))
+    );
+  });
+  return refusal !== undefined;
 }
 
 /** The node's own JSON-RPC error in the error's cause chain (it answered, with an error), if any. */
 export function nodeRpcError(error: unknown): { code: number; message: string; data?: unknown } | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 16; depth++) {
-    if ((current as { name?: string }).name === 'JsonRpcError')
-      return current as { code: number; message: string; data?: unknown };
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
+  return findInCauseChain(error, ({ name }) => name === 'JsonRpcError') as
+    | { code: number; message: string; data?: unknown }
+    | undefined;
 }
 
 /**
