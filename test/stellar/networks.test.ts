@@ -216,32 +216,78 @@ describe('a submission the network does not answer', () => {
     }
   }
 
-  it('answers 503 and never submits it again; the record follows the network if it lands anyway', async () => {
+  /** The counter the invocation carrying `reference` returned, once in a ledger. */
+  async function countOf(reference: string): Promise<number> {
+    const record = await recordOf(reference, (found) => found.status !== 'PENDING');
+    expect(record.status, JSON.stringify(record.errorInfo)).toBe('SUCCESS');
+    return (await whileClosing(waitForStellar(call, record.txHash, RELAYED))).receipt.result;
+  }
+
+  it('keeps one that may have reached the network and submits it again, before the next request', async () => {
     const address = await deployBehaviour(RELAYED);
+    // The counter's entry exists before the two below are simulated against the same ledger (a first
+    // write costs more than either simulation would declare).
+    expect((await whileClosing(invoke(address, 'count', false, 'warm', RELAYED))).status).toBe(200);
+    expect(await countOf('warm')).toBe(1);
     relay.holdSends(true);
     const dropped = await invoke(address, 'count', false, 'dropped', RELAYED);
-    expect(dropped.status, dropped.text).toBe(503);
-    expect(dropped.body.code).toBe('CG_ERR_STELLAR_UNREACHABLE');
-    expect(dropped.body.message).toContain('never submitted again');
+    // It went out and no answer came within the 1 s deadline: the network may have it, so it is kept.
+    expect(dropped.status, dropped.text).toBe(200);
+    expect(dropped.body).toMatchObject({
+      status: 'PENDING',
+      txHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect((await call('GET', '/stellar/v1/transaction/reference/dropped')).body.info[0].status).toBe(
+      'PENDING',
+    );
     await relay.release(false);
-    const lost = await recordOf('dropped', () => true);
-    expect(lost).toMatchObject({ status: 'FAILED', errorInfo: { code: 'CG_ERR_STELLAR_UNREACHABLE' } });
-
-    // The next one takes the number the lost one did not use (the network refuses the gap, the lane
-    // reads the account again), and a late one that did reach the network is recorded as it landed.
     relay.holdSends(false);
-    const next = await whileClosing(invoke(address, 'count', false, 'next', RELAYED));
-    expect(next.status).toBe(200);
-    expect((await recordOf('next', (record) => record.status !== 'PENDING')).status).toBe('SUCCESS');
+
+    // The next request's number follows the kept one, which the network lacks: the network refuses the
+    // gap, the lane submits the kept envelope first, then the next one, long before the tracker's 5 s.
+    const sendsBefore = relay.sends();
+    const next = await invoke(address, 'count', false, 'next', RELAYED);
+    expect(next.status, next.text).toBe(200);
+    expect(relay.sends() - sendsBefore).toBe(3);
+    expect(await countOf('dropped')).toBe(2);
+    expect(await countOf('next')).toBe(3);
+  });
+
+  it('records once a kept one that the network did get late', async () => {
+    const address = await deployBehaviour(RELAYED);
     relay.holdSends(true);
     const late = await invoke(address, 'count', false, 'late', RELAYED);
-    expect(late.status, late.text).toBe(503);
+    expect(late.status, late.text).toBe(200);
+    // The network gets it after the service stopped waiting. No ledger closes meanwhile, so the
+    // tracker finds it still open after its 5 s and submits the same envelope again.
     await relay.release(true);
     relay.holdSends(false);
-    const landed = await recordOf('late', (record) => record.status === 'SUCCESS');
-    expect(landed.errorInfo).toBeNull();
-    const info = await whileClosing(waitForStellar(call, landed.txHash, RELAYED));
-    expect(info.receipt.result).toBe(2);
+    const sendsBefore = relay.sends();
+    while (relay.sends() === sendsBefore) await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await countOf('late')).toBe(1);
+    const after = await whileClosing(invoke(address, 'count', false, 'afterLate', RELAYED));
+    expect(after.status, after.text).toBe(200);
+    // Counted once: a second landing of the kept one would have made this 3.
+    expect(await countOf('afterLate')).toBe(2);
+  });
+
+  it('answers 503 for one that surely did not reach the network, and the retry takes its number', async () => {
+    const address = await deployBehaviour(RELAYED);
+    relay.refuseSends(401);
+    const refused = await invoke(address, 'count', false, 'refused', RELAYED);
+    relay.refuseSends(undefined);
+    expect(refused.status, refused.text).toBe(503);
+    expect(refused.body.code).toBe('CG_ERR_STELLAR_UNREACHABLE');
+    expect(refused.body.message).toContain('answered HTTP 401');
+    expect(refused.body.message).toContain('sending it again is safe');
+    const record = (await call('GET', '/stellar/v1/transaction/reference/refused')).body.info[0];
+    expect(record).toMatchObject({ status: 'FAILED', errorInfo: { code: 'CG_ERR_STELLAR_UNREACHABLE' } });
+
+    // The retry's first number leaves a gap where the refused one's was; the network refuses it, and
+    // the lane signs it again under the free number.
+    const retry = await invoke(address, 'count', false, 'retry', RELAYED);
+    expect(retry.status, retry.text).toBe(200);
+    expect(await countOf('retry')).toBe(1);
   });
 });
 

@@ -198,7 +198,8 @@ export const errorCodes = {
   },
   CG_ERR_STELLAR_UNREACHABLE: {
     status: 503,
-    meaning: "the network's Soroban RPC or friendbot did not answer (in time); the message says why",
+    meaning:
+      "the network's Soroban RPC or friendbot did not answer (in time); the message says why. A submission answered so did not reach the network, and sending it again is safe (one that went out unanswered is kept and submitted again)",
   },
   // Soroban builds.
   CG_ERR_STELLAR_NOT_A_CARGO_PROJECT: {

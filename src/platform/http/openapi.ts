@@ -28,7 +28,13 @@ gateway's 5xx), the node may hold the transaction: the answer is still 201 with 
 shows \`inserted\`, and the engine gives the node the same signed bytes again until the chain has them. It
 is never signed again under another nonce, so a client that follows the hash pays once. A 503
 \`ERROR_NODE_UNREACHABLE\` on a send means nothing reached a node (a refused connection, an HTTP refusal
-such as 401, 404 or 429): the record is \`error\`, its nonce is reused, and sending again is safe.`;
+such as 401, 404 or 429): the record is \`error\`, its nonce is reused, and sending again is safe.
+
+Submissions (Stellar) follow the same rule. A submission that reached the network's RPC without an answer
+is kept: the request answers with its \`txHash\`, the record stays PENDING, and the service submits the same
+envelope until the network has it; one that never gets there before its envelope expires (10 minutes) ends
+FAILED \`txTooLate\` and can no longer land. A 503 \`CG_ERR_STELLAR_UNREACHABLE\` on a submission means it
+did not reach the network, and sending again is safe.`;
 
 /** OpenAPI 3 generated from the route schemas, at `/openapi.json`, with Swagger UI at `/docs`. */
 export const openApiPlugin = fp(

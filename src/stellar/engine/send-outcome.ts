@@ -14,7 +14,12 @@ export type SendOutcome =
   /** The envelope's time bounds have passed: it can never be accepted. */
   | { kind: 'expired' }
   | { kind: 'refused'; code: string }
-  | { kind: 'unreachable'; message: string };
+  /**
+   * No answer. `maybeDelivered`: the request may have reached the network all the same (a timeout, a
+   * dropped connection, a gateway's 5xx), so the transaction may be in its queue; false when it surely
+   * did not (a refused connection, an HTTP 4xx).
+   */
+  | { kind: 'unreachable'; message: string; maybeDelivered: boolean };
 
 /** Submits a stored envelope and classifies the answer; never throws for a network problem. */
 export async function submitEnvelope(network: StellarNetwork, envelopeXdr: string): Promise<SendOutcome> {
@@ -40,7 +45,16 @@ export async function submitEnvelope(network: StellarNetwork, envelopeXdr: strin
       }
     }
   } catch (error) {
-    if (error instanceof ChaingateError) return { kind: 'unreachable', message: error.shortMessage };
-    return { kind: 'unreachable', message: `network ${network.networkId}: ${(error as Error).message}` };
+    if (error instanceof ChaingateError)
+      return {
+        kind: 'unreachable',
+        message: error.shortMessage,
+        maybeDelivered: error.context.maybeDelivered !== false,
+      };
+    return {
+      kind: 'unreachable',
+      message: `network ${network.networkId}: ${(error as Error).message}`,
+      maybeDelivered: true,
+    };
   }
 }

@@ -40,8 +40,9 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
  * Follows one network's open records to the ledger: each is looked up once per new ledger until the
  * network knows its outcome. A record the network does not know is submitted again from its stored
  * envelope: at start (the process may have died before or after submitting), when it was kept for
- * later (the network was busy), and when the network seems to have dropped it. A record given up after
- * a submission the network did not answer is only looked up, until its envelope expires.
+ * later (the network was busy, or did not answer its submission), and when the network seems to have
+ * dropped it. A record an earlier version gave up after a submission without an answer is only looked
+ * up, until its envelope expires.
  */
 export class StellarTracker {
   /** Per open record: the latest ledger when it was last looked up. */

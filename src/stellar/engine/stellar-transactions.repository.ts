@@ -103,24 +103,56 @@ export async function markSubmitted(db: Queryable, ids: readonly string[]): Prom
 }
 
 /**
- * Given up before any ledger: refused by the network (nothing spent, the sequence number free again),
- * or `sent` without an answer, which the tracker still follows until its envelope expires.
+ * Sent without an answer: the network may hold them or not. They stay `signed`, counted as sent, and
+ * the tracker submits the same envelopes again until the network has them or they expire.
  */
+export async function markUnanswered(db: Queryable, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    `UPDATE stellar_transactions SET submit_count = submit_count + 1, last_submitted_at = now()
+     WHERE id = ANY($1::uuid[]) AND state = 'signed'`,
+    [ids],
+  );
+}
+
+/**
+ * Open records of `source` whose sequence numbers lie strictly between `after` and `before`, in
+ * sequence order, but `exclude`: the ones a refused number may be waiting for.
+ */
+export async function listOpenBySourceBetween(
+  db: Queryable,
+  networkId: number,
+  source: string,
+  after: bigint,
+  before: bigint,
+  exclude: readonly string[],
+): Promise<StellarTransactionRow[]> {
+  return db.query<StellarTransactionRow>(
+    `SELECT * FROM stellar_transactions
+     WHERE network_id = $1 AND source = $2 AND state IN ('signed', 'pending') AND sequence > $3 AND sequence < $4
+       AND envelope_xdr IS NOT NULL AND NOT (id = ANY($5::uuid[]))
+     ORDER BY sequence`,
+    [networkId, source, after.toString(), before.toString(), exclude],
+  );
+}
+
+/** Given up before any ledger: refused by the network, or never sent; its sequence number is free again. */
 export async function markRefused(
   db: Queryable,
   id: string,
   error: { code: string; message: string },
-  sent = false,
 ): Promise<void> {
   await db.query(
-    `UPDATE stellar_transactions SET state = 'error', error_code = $2, error_message = $3, finished_at = now(),
-       submit_count = submit_count + $4, last_submitted_at = CASE WHEN $4 = 1 THEN now() ELSE last_submitted_at END
+    `UPDATE stellar_transactions SET state = 'error', error_code = $2, error_message = $3, finished_at = now()
      WHERE id = $1 AND state IN ('signed', 'pending')`,
-    [id, error.code, error.message, sent ? 1 : 0],
+    [id, error.code, error.message],
   );
 }
 
-/** A sent transaction the network did not answer for: error, yet it may land until its envelope expires. */
+/**
+ * A sent transaction the network did not answer for, as versions before 2026-11-25 recorded it: error,
+ * yet it may land until its envelope expires. (Such a record is now kept `signed`: `markUnanswered`.)
+ */
 export const UNCERTAIN_CODE = 'CG_ERR_STELLAR_UNREACHABLE';
 
 /**

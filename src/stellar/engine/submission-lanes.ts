@@ -27,9 +27,11 @@ import type { RecordWatch } from './record-watch.ts';
 import { type SendOutcome, submitEnvelope } from './send-outcome.ts';
 import {
   insertSignedTransactions,
+  listOpenBySourceBetween,
   listOpenTransactions,
   markRefused,
   markSubmitted,
+  markUnanswered,
   maxOpenSequence,
   type NewStellarTransaction,
   replaceEnvelopes,
@@ -73,29 +75,22 @@ function refusal(network: StellarNetwork, account: string, outcome: SendOutcome)
   );
 }
 
-/** The message of a record the network did not answer for: it was sent, so it may still land. */
-function uncertain(network: StellarNetwork, entry: Entry, reason: string): ChaingateError {
-  return new ChaingateError(
-    'CG_ERR_STELLAR_UNREACHABLE',
-    `${reason}; transaction ${entry.signed.txHash} may still reach network ${network.networkId}: it is never submitted again, and its record follows what the network says until ${entry.signed.validUntil.toISOString()}`,
-  );
-}
-
 function notSubmitted(network: StellarNetwork, reason: string): ChaingateError {
   return new ChaingateError(
     'CG_ERR_STELLAR_UNREACHABLE',
-    `${reason}; the transaction was not submitted to network ${network.networkId}`,
+    `${reason}; the transaction did not reach network ${network.networkId}, so sending it again is safe`,
   );
 }
 
 /**
- * `new`: a request waits for the answer, and a transaction the network did not answer for is given
- * up: never submitted again, its record followed until its envelope expires, and the 503 says so.
- * (EVM sends keep such a transaction and answer 201, as theirs never expire. Doing so here would also
- * need a request whose number the network refuses to submit the account's earlier open envelopes
- * first, or the next request fails while the kept one waits for the tracker.) `resubmit`: the
- * tracker's stored records, left as they are when the network does not answer, to be tried again on a
- * later tick.
+ * `new`: a request waits for the answer. A submission that may have reached the network without an
+ * answer (a timeout, a dropped connection) is kept, as EVM sends are: the request is answered with its
+ * hash, the record stays `signed`, and the tracker submits the same envelope until the network has it
+ * or it expires (then it fails `txTooLate`, and cannot land). Failing it instead would tell the client
+ * to send again while the first may still land: paid twice. A submission that surely did not reach
+ * the network (a refused connection, an HTTP 4xx, a JSON-RPC error) is given up with a 503, and its
+ * number is taken by the next. `resubmit`: the tracker's stored records, left as they are when the
+ * network does not answer, to be tried again on a later tick.
  */
 type SendMode =
   | { kind: 'new'; signer: Keypair }
@@ -263,15 +258,17 @@ export class SubmissionLanes {
       sequence: entry.signed.sequence,
       accepted,
     });
-    const refuse = async (entry: Entry, code: string, error: ChaingateError, sent: boolean) => {
-      await markRefused(db, entry.id, { code, message: error.shortMessage }, sent);
+    const refuse = async (entry: Entry, code: string, error: ChaingateError) => {
+      await markRefused(db, entry.id, { code, message: error.shortMessage });
       watch.notify(entry.id);
       results.set(entry.id, { ok: false, error });
     };
     let queue = entries;
+    let earlierSubmitted = false;
     for (let round = 0; queue.length > 0; round++) {
       const accepted: Entry[] = [];
       let resign: Entry[] = [];
+      let retry: Entry[] = [];
       for (const [index, entry] of queue.entries()) {
         const outcome = await submitEnvelope(network, entry.signed.envelopeXdr);
         if (outcome.kind === 'accepted') {
@@ -282,28 +279,39 @@ export class SubmissionLanes {
         if (outcome.kind === 'tryAgainLater') {
           for (const later of rest) results.set(later.id, ok(later, false));
         } else if (outcome.kind === 'unreachable') {
-          if (mode.kind === 'new') {
-            await refuse(
-              entry,
-              'CG_ERR_STELLAR_UNREACHABLE',
-              uncertain(network, entry, outcome.message),
-              true,
+          if (mode.kind === 'new' && outcome.maybeDelivered) {
+            // Kept with the rest of the group (their numbers follow its number), as after
+            // TRY_AGAIN_LATER: the tracker submits them in order.
+            await markUnanswered(db, [entry.id]);
+            this.context.logger.warn(
+              {
+                networkId: network.networkId,
+                id: entry.id,
+                txHash: entry.signed.txHash,
+                reason: outcome.message,
+              },
+              'stellar: a submission got no answer; it is kept and submitted again',
             );
-            for (const later of rest.slice(1))
-              await refuse(
-                later,
-                'CG_ERR_STELLAR_UNREACHABLE',
-                notSubmitted(network, outcome.message),
-                false,
-              );
+            for (const later of rest) results.set(later.id, ok(later, false));
+          } else if (mode.kind === 'new') {
+            for (const later of rest)
+              await refuse(later, 'CG_ERR_STELLAR_UNREACHABLE', notSubmitted(network, outcome.message));
           }
         } else if (outcome.kind === 'badSequence') {
           // The number is not the account's next one. Before a stored envelope is replaced, make sure
           // it did not just land (a re-submission racing a ledger close).
-          if (mode.kind === 'new' || (await mode.isGone(entry.signed.txHash))) resign = rest;
+          if (mode.kind === 'new' || (await mode.isGone(entry.signed.txHash))) {
+            // An earlier record the network lacks (kept after a submission without an answer, or
+            // dropped from its queue) is what the number waits for: submit it, then this one again.
+            // Once per call; if the number is still refused, it is signed again below.
+            if (!earlierSubmitted && (await this.#submitEarlier(network, account, entry, queue))) {
+              earlierSubmitted = true;
+              retry = rest;
+            } else resign = rest;
+          }
         } else {
           const code = outcome.kind === 'refused' ? outcome.code : 'txTooLate';
-          await refuse(entry, code, refusal(network, account.address, outcome), false);
+          await refuse(entry, code, refusal(network, account.address, outcome));
           resign = queue.slice(index + 1);
         }
         break;
@@ -313,13 +321,17 @@ export class SubmissionLanes {
         accepted.map((entry) => entry.id),
       );
       for (const entry of accepted) results.set(entry.id, ok(entry, true));
+      if (retry.length > 0) {
+        queue = retry;
+        continue;
+      }
       if (resign.length === 0) break;
       if (round >= MAX_RESIGN_ROUNDS) {
         const error = new ChaingateError(
           'CG_ERR_STELLAR_REJECTED',
           `network ${network.networkId} kept refusing the sequence numbers of ${account.address} (txBadSeq); retry shortly`,
         );
-        for (const entry of resign) await refuse(entry, 'txBadSeq', error, false);
+        for (const entry of resign) await refuse(entry, 'txBadSeq', error);
         break;
       }
       try {
@@ -331,11 +343,47 @@ export class SubmissionLanes {
         if (mode.kind === 'resubmit') break;
         const reason = error instanceof ChaingateError ? error.shortMessage : (error as Error).message;
         for (const entry of resign)
-          await refuse(entry, 'CG_ERR_STELLAR_UNREACHABLE', notSubmitted(network, reason), false);
+          await refuse(entry, 'CG_ERR_STELLAR_UNREACHABLE', notSubmitted(network, reason));
         break;
       }
     }
     return results;
+  }
+
+  /**
+   * Submits the account's open records numbered between its number on the network and `entry`'s, in
+   * order, stopping at the first the network does not take. `queue` (the call's own records) is left
+   * out. Answers whether the network took any, so that `entry`'s number may now be the next one.
+   */
+  async #submitEarlier(
+    network: StellarNetwork,
+    account: StellarAccountRow,
+    entry: Entry,
+    queue: Entry[],
+  ): Promise<boolean> {
+    const onChain = await readAccount(network, account.address).catch(() => undefined);
+    if (!onChain) return false;
+    const earlier = await listOpenBySourceBetween(
+      this.context.db,
+      network.networkId,
+      account.address,
+      onChain.sequence,
+      entry.signed.sequence,
+      queue.map((queued) => queued.id),
+    );
+    const taken: string[] = [];
+    for (const row of earlier) {
+      const outcome = await submitEnvelope(network, row.envelope_xdr as string);
+      if (outcome.kind !== 'accepted') break;
+      taken.push(row.id);
+    }
+    await markSubmitted(this.context.db, taken);
+    if (taken.length > 0)
+      this.context.logger.info(
+        { networkId: network.networkId, account: account.address, count: taken.length },
+        'stellar: submitted earlier open transactions the network lacked',
+      );
+    return taken.length > 0;
   }
 
   /**

@@ -31,11 +31,33 @@ export function transportReason(error: unknown, timeoutMs: number): string | und
   return undefined;
 }
 
-export function unreachable(network: StellarNetwork, what: string, reason: string): ChaingateError {
+/**
+ * Whether a call that got no answer may still have reached the RPC: false only when it surely did
+ * not (the connection was refused, the host is unknown or unroutable, the server refused the request
+ * with HTTP 4xx). A timeout, a dropped connection, a gateway's 5xx or an answer that is not JSON may
+ * all follow a request the RPC read and acted on.
+ */
+export function mayHaveReachedRpc(error: unknown): boolean {
+  const e = error as TransportError | undefined;
+  if (!e || typeof e !== 'object') return true;
+  const cause = (e as { cause?: unknown }).cause;
+  if (e.name === 'TypeError' && cause) return mayHaveReachedRpc(cause);
+  const code = e.code ?? '';
+  if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code)) return false;
+  const status = e.response?.status;
+  return !(typeof status === 'number' && status < 500);
+}
+
+export function unreachable(
+  network: StellarNetwork,
+  what: string,
+  reason: string,
+  maybeDelivered = true,
+): ChaingateError {
   return new ChaingateError(
     'CG_ERR_STELLAR_UNREACHABLE',
     `network ${network.networkId} (${network.name}): the ${what} ${reason}`,
-    { context: { networkId: network.networkId } },
+    { context: { networkId: network.networkId, maybeDelivered } },
   );
 }
 
@@ -52,7 +74,8 @@ function isJsonRpcError(error: unknown): error is { code: number; message: strin
 
 /**
  * Runs one call to a network's Soroban RPC. No answer (refused, timed out, HTTP error) becomes 503
- * `CG_ERR_STELLAR_UNREACHABLE` with the reason; an error the RPC answers becomes 503
+ * `CG_ERR_STELLAR_UNREACHABLE` with the reason, and `context.maybeDelivered` saying whether the RPC
+ * may have read the request all the same; an error the RPC answers becomes 503
  * `CG_ERR_DEPENDENCY` with its message. Anything else is thrown as it is.
  */
 export async function rpcCall<T>(
@@ -67,11 +90,12 @@ export async function rpcCall<T>(
       throw new ChaingateError(
         'CG_ERR_DEPENDENCY',
         `network ${network.networkId}: the Soroban RPC answered error ${error.code}: ${quote(error.message)}`,
-        { cause: error },
+        // An answer: the RPC read the request and refused it.
+        { cause: error, context: { maybeDelivered: false } },
       );
     }
     const reason = transportReason(error, network.timeoutMs);
-    if (reason) throw unreachable(network, 'Soroban RPC', reason);
+    if (reason) throw unreachable(network, 'Soroban RPC', reason, mayHaveReachedRpc(error));
     throw error;
   }
 }

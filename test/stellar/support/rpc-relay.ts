@@ -10,6 +10,10 @@ type Held = { body: Buffer; response: ServerResponse };
 export type RpcRelay = {
   url: string;
   holdSends(hold: boolean): void;
+  /** Answers `sendTransaction` with this HTTP status and a text body, unread by the network (undefined: forward). */
+  refuseSends(status: number | undefined): void;
+  /** How many `sendTransaction` requests reached the relay. */
+  sends(): number;
   /** Forwards (true) or drops (false) the held requests. */
   release(forward: boolean): Promise<void>;
   held(): number;
@@ -24,6 +28,8 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
 
 export async function startRpcRelay(target: string): Promise<RpcRelay> {
   let holding = false;
+  let refusing: number | undefined;
+  let sendCount = 0;
   let held: Held[] = [];
   const forward = async (method: string, path: string, body: Buffer, response: ServerResponse | null) => {
     const answer = await fetch(new URL(path, target), {
@@ -38,7 +44,13 @@ export async function startRpcRelay(target: string): Promise<RpcRelay> {
   const server: Server = createServer((request, response) => {
     void (async () => {
       const body = await readBody(request);
-      if (holding && request.method === 'POST' && body.toString().includes('"sendTransaction"')) {
+      const isSend = request.method === 'POST' && body.toString().includes('"sendTransaction"');
+      if (isSend) sendCount++;
+      if (isSend && refusing !== undefined) {
+        response.writeHead(refusing, { 'content-type': 'text/plain' }).end('refused by the relay');
+        return;
+      }
+      if (isSend && holding) {
         held.push({ body, response });
         return;
       }
@@ -52,6 +64,10 @@ export async function startRpcRelay(target: string): Promise<RpcRelay> {
     holdSends: (hold) => {
       holding = hold;
     },
+    refuseSends: (status) => {
+      refusing = status;
+    },
+    sends: () => sendCount,
     held: () => held.length,
     release: async (send) => {
       const list = held;
