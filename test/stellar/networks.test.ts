@@ -1,14 +1,16 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket, type Server as TcpServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../src/platform/net/free-port.ts';
 import { type SorobanSandbox, startSorobanSandbox } from '../../src/stellar/sandbox/index.ts';
-import { apiClient } from '../support/api-client.ts';
-import { startTestService, type TestService } from '../support/service.ts';
+import type { apiClient } from '../support/api-client.ts';
+import type { TestService } from '../support/service.ts';
+import {
+  whileClosing as closingLedgers,
+  relayedNetwork,
+  startServiceWithNetworks,
+} from './support/configured-networks.ts';
 import { type RpcRelay, startRpcRelay } from './support/rpc-relay.ts';
 import { savedId, waitForStellar } from './support/stellar-api.ts';
 import { behaviourWasm } from './support/test-contracts.ts';
@@ -36,22 +38,7 @@ async function closeLedgers(count: number): Promise<void> {
   for (let index = 0; index < count; index++) await sandbox.closeLedger();
 }
 
-/** Closes a ledger every 250 ms until `work` ends (a request that waits for a ledger needs it). */
-async function whileClosing<T>(work: Promise<T>): Promise<T> {
-  let done = false;
-  const closer = (async () => {
-    while (!done) {
-      await sandbox.closeLedger();
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  })();
-  try {
-    return await work;
-  } finally {
-    done = true;
-    await closer;
-  }
-}
+const whileClosing = <T>(work: Promise<T>) => closingLedgers(sandbox, work);
 
 beforeAll(async () => {
   sandbox = await startSorobanSandbox({ ledgerCloseMs: 0, network: { minPersistentTtl: TTL } });
@@ -61,44 +48,18 @@ beforeAll(async () => {
   broken = createServer((_request, response) => response.writeHead(500).end('down'));
   await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
   const port = (server: TcpServer | Server) => (server.address() as { port: number }).port;
-  const config = join(mkdtempSync(join(tmpdir(), 'cg-stellar-')), 'config.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      stellar: {
-        networks: [
-          {
-            networkId: TESTNET,
-            rpcUrl: sandbox.rpcUrl,
-            networkPassphrase: sandbox.networkPassphrase,
-            friendbotUrl: sandbox.friendbotUrl,
-          },
-          { networkId: FUTURENET, rpcUrl: `http://127.0.0.1:${await findFreePort()}` },
-          { networkId: PUBNET, rpcUrl: `http://127.0.0.1:${port(blackhole)}` },
-          {
-            networkId: BROKEN,
-            name: 'broken',
-            rpcUrl: `http://127.0.0.1:${port(broken)}`,
-            networkPassphrase: 'x',
-          },
-          {
-            networkId: RELAYED,
-            rpcUrl: relay.url,
-            networkPassphrase: sandbox.networkPassphrase,
-            friendbotUrl: `${relay.url}friendbot`,
-          },
-        ],
-      },
-    }),
-  );
-  service = await startTestService({
-    CHAINGATE_DEVNET: '0',
-    CHAINGATE_SOROBAN: '0',
-    CHAINGATE_CONFIG: config,
-    CHAINGATE_STELLAR_RPC_TIMEOUT_SECONDS: '1',
-    LOG_LEVEL: 'error',
-  });
-  call = apiClient(service.url, service.auth);
+  ({ service, call } = await startServiceWithNetworks([
+    {
+      networkId: TESTNET,
+      rpcUrl: sandbox.rpcUrl,
+      networkPassphrase: sandbox.networkPassphrase,
+      friendbotUrl: sandbox.friendbotUrl,
+    },
+    { networkId: FUTURENET, rpcUrl: `http://127.0.0.1:${await findFreePort()}` },
+    { networkId: PUBNET, rpcUrl: `http://127.0.0.1:${port(blackhole)}` },
+    { networkId: BROKEN, name: 'broken', rpcUrl: `http://127.0.0.1:${port(broken)}`, networkPassphrase: 'x' },
+    relayedNetwork(RELAYED, relay, sandbox),
+  ]));
 });
 afterAll(async () => {
   await service?.close();

@@ -30,6 +30,11 @@ export interface SorobanSandbox {
   networkPassphrase: string;
   /** Closes a ledger now (applying queued transactions); resolves to its sequence number. */
   closeLedger(): Promise<number>;
+  /**
+   * Moves the network's clock `seconds` ahead of this machine's, for tests of time bounds. Ledger
+   * close times never go back, so it cannot be undone.
+   */
+  advanceClock(seconds: number): void;
   stop(): Promise<void>;
 }
 
@@ -114,6 +119,9 @@ export async function startSorobanSandbox(opts: SorobanSandboxOptions = {}): Pro
     friendbotUrl,
     networkPassphrase: config.passphrase,
     closeLedger,
+    advanceClock(seconds) {
+      node.clockAheadSeconds += seconds;
+    },
     async stop() {
       clearInterval(timer);
       await chain;

@@ -74,6 +74,8 @@ export class SandboxNode {
   lastCloseChangedState = false;
   /** Told about transactions that failed because of a sandbox bug (for logging). */
   onInternalError?: (txHash: string, error: unknown) => void;
+  /** Seconds the network's clock runs ahead of this machine's (a test moves it to expire envelopes). */
+  clockAheadSeconds = 0;
 
   constructor(
     readonly config: NetworkConfig,
@@ -146,7 +148,7 @@ export class SandboxNode {
     // future, which would make every client's time bounds fail.
     return {
       sequence: latest.sequence + 1,
-      timestamp: BigInt(Math.max(Math.floor(Date.now() / 1000), latest.closeTime)),
+      timestamp: BigInt(Math.max(Math.floor(Date.now() / 1000) + this.clockAheadSeconds, latest.closeTime)),
       protocolVersion: this.config.protocolVersion,
       networkId: this.networkId,
     };
