@@ -4,6 +4,7 @@ import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient, deployErc20, waitForFinalStatus } from '../support/api-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
+import { storedTransaction } from '../support/stored-transaction.ts';
 
 let service: TestService;
 beforeAll(async () => {
@@ -11,14 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => service?.close());
 
-async function storedBlock(txHash: string) {
-  const rows = await service.platform.db.query<{ state: string; block_hash: string | null; tx_hash: string }>(
-    `SELECT t.state, t.block_hash, t.tx_hash FROM evm_transactions t
-       JOIN evm_transaction_attempts a ON a.transaction_id = t.id WHERE a.tx_hash = $1`,
-    [txHash],
-  );
-  return rows[0];
-}
+const storedBlock = (txHash: string) => storedTransaction(service.platform.db, txHash);
 
 it('notices a reorg under a record already confirmed (depth 0) and confirms it again in its new block', {
   timeout: 90_000,

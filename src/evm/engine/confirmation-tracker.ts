@@ -1,4 +1,4 @@
-import { type Hex, hexToBigInt, numberToHex } from 'viem';
+import { BlockNotFoundError, type Hex, hexToBigInt, numberToHex } from 'viem';
 import type { Database } from '../../platform/db/database.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { isMethodUnsupported } from '../../platform/networks/node-failure.ts';
@@ -188,9 +188,14 @@ export class ConfirmationTracker {
   async checkDepthAndReorgs(rows: TransactionRow[], head: bigint): Promise<void> {
     for (const row of rows) {
       if (row.block_number === null || row.block_hash === null) continue;
+      // Only a block the node says it does not have is gone; a failed read (a timeout, a gateway's
+      // 5xx, a rate limit) is thrown, and the record keeps its block until a later tick reads it.
       const block = await this.network.client
         .getBlock({ blockNumber: BigInt(row.block_number) })
-        .catch(() => null);
+        .catch((error: unknown) => {
+          if (error instanceof BlockNotFoundError) return null;
+          throw error;
+        });
       if (!block || block.hash !== row.block_hash) {
         await reopenRecord(this.db, row.id);
         await this.checkRecord({ ...row, state: 'processing' }, head);
