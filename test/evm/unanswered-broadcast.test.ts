@@ -11,7 +11,8 @@ import { type RelayedService, startRelayedService } from '../support/relayed-ser
  * (503, record `error`, nonce freed): a node that had taken it then mined it anyway, the store said
  * `error` for a mined transaction, and a client that sent again paid twice. Now the send answers 201, the
  * record stays open, and the engine gives the node the same bytes until the chain has them. A broadcast
- * that reached no node (an HTTP refusal) still answers 503 and frees its nonce.
+ * that reached no node (an HTTP refusal) still answers 503 and frees its nonce. A "nonce too low" that the
+ * node cannot then explain (its lookup of the hash fails) is kept the same way, not signed again.
  */
 const RPC_TIMEOUT_MS = 1_000;
 const recipient = '0x000000000000000000000000000000000000beef';
@@ -23,8 +24,14 @@ type Trick =
   /** Drops it, and answers nothing until after the deadline. */
   | 'swallow'
   /** Refuses the whole request with HTTP 401 text, as a wrong key does. */
-  | 'refuse';
+  | 'refuse'
+  /**
+   * Gives it to anvil and answers "nonce too low" (a second delivery's answer, as behind a load balancer
+   * that retried), and the lookup of the hash that follows fails with HTTP 502.
+   */
+  | 'tookItSaysTooLow';
 const tricks: Trick[] = [];
+let failingLookups = 0;
 
 let stack: RelayedService;
 beforeAll(async () => {
@@ -32,6 +39,15 @@ beforeAll(async () => {
     async (item, forward) => {
       const trick = item.method === 'eth_sendRawTransaction' ? tricks.shift() : undefined;
       if (trick === 'refuse') throw new HttpRefusal(401, 'invalid project id\n');
+      if (trick === 'tookItSaysTooLow') {
+        await forward(item);
+        failingLookups++;
+        return { jsonrpc: '2.0', id: item.id, error: { code: -32000, message: 'nonce too low' } };
+      }
+      if (item.method === 'eth_getTransactionByHash' && failingLookups > 0) {
+        failingLookups--;
+        throw new HttpRefusal(502, 'bad gateway');
+      }
       if (trick === 'answerLate') {
         const answer = await forward(item);
         await sleep(RPC_TIMEOUT_MS + 500);
@@ -137,5 +153,22 @@ describe('a broadcast without an answer', () => {
     expect(await chain.getBalance({ address: recipient })).toBe(balanceBefore + 3002n);
     expect(await chain.getTransactionCount({ address: sender })).toBe(nonceBefore + 1);
     expect((await recordOf('refused')).status).toBe('error');
+  });
+
+  it('keeps a send the node calls "nonce too low" when it cannot say whether its own hash took the nonce', {
+    timeout: 60_000,
+  }, async () => {
+    // Signing it again under the next nonce, as for a nonce someone else took, would send it twice.
+    const { call, sender, chain, transfer, recordOf } = setUp();
+    const balanceBefore = await chain.getBalance({ address: recipient });
+    tricks.push('tookItSaysTooLow');
+    const sent = await transfer('4001', 'tooLow');
+    expect(sent.status, sent.text).toBe(201);
+    expect(failingLookups).toBe(0);
+    expect((await waitForFinalStatus(call, sent.body.txHash)).status).toBe('confirmed');
+    expect(await recordOf('tooLow')).toMatchObject({ status: 'confirmed', txHash: sent.body.txHash });
+    await sleep(1_000);
+    expect(await chain.getBalance({ address: recipient })).toBe(balanceBefore + 4001n);
+    expect(await chain.getTransactionCount({ address: sender })).toBe(sent.body.nonce + 1);
   });
 });

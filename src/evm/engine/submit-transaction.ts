@@ -163,12 +163,14 @@ async function takeExplicitNonce(
   );
 }
 
-/** The node has the transaction, pending or mined. */
-async function nodeKnows(network: EvmNetwork, txHash: Hex): Promise<boolean> {
-  const found = await network.client
-    .request({ method: 'eth_getTransactionByHash', params: [txHash] })
-    .catch(() => null);
-  return found !== null && found !== undefined;
+/** The node has the transaction, pending or mined; undefined when the node did not answer the lookup. */
+async function nodeKnows(network: EvmNetwork, txHash: Hex): Promise<boolean | undefined> {
+  try {
+    const found = await network.client.request({ method: 'eth_getTransactionByHash', params: [txHash] });
+    return found !== null && found !== undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -237,7 +239,18 @@ export async function submitTransaction(
       case 'nonceTooLow': {
         // Our own transaction may hold the nonce already (re-sent after a "nonce too high", or by the
         // engine): then it is accepted, and signing it again under a new nonce would send it twice.
-        if (await nodeKnows(network, signed.txHash)) return accepted(signed);
+        const known = await nodeKnows(network, signed.txHash);
+        if (known) return accepted(signed);
+        if (known === undefined) {
+          // Nobody can say whether this very transaction took the nonce: signing it again under the
+          // next would then send it twice. It is kept under its nonce, as an unanswered broadcast is;
+          // the engine finds its receipt, or ends it ERROR_NONCE_CONFLICT once the node says so.
+          context.logger.warn(
+            { chainId: network.chainId, id: record.id, txHash: signed.txHash },
+            'nonce too low, and the node did not say whether this transaction took it: kept',
+          );
+          return answer(signed);
+        }
         // Someone else used this key, or the store lags the chain: move forward and sign again.
         if (attempt >= 3 || parameters.nonce !== undefined) {
           await failSignedTransaction(
