@@ -119,6 +119,10 @@ describe('deploy, send and view', () => {
     expect(info.body.receipt.logs[0].name).toBe('Transfer');
     expect(info.body.receipt.blockTime).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(info.body.error).toBe(false);
+    // A hash the node says it does not have is a 404 (one it did not answer about is a 503).
+    const unknown = await call('GET', `/core/v1/evm/info/transaction/0x${'cd'.repeat(32)}?network=31337`);
+    expect(unknown.status, unknown.text).toBe(404);
+    expect(unknown.body.code).toBe('CG_ERR_UNKNOWN_TRANSACTION');
   });
 
   it('records an on-chain revert as evmError with the decoded reason', async () => {

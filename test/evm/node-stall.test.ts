@@ -71,6 +71,8 @@ describe('a configured node that stalls (SIGSTOP), with a 1.5 s node timeout', (
         balanceOf(),
         call('GET', '/core/v1/evm/network/gasprice?network=31337'),
         call('GET', `/core/v1/evm/chain/${recipient}/balance?network=31337`),
+        // A transaction the node did not answer about is not "not found" (a 404 before).
+        call('GET', `/core/v1/evm/info/transaction/${warm.body.txHash}?network=31337`),
       ]);
       const health = await call('GET', '/health');
       expect(health.status).toBe(200); // a configured network is reported, not fatal

@@ -1,4 +1,10 @@
-import type { Abi, Hex } from 'viem';
+import {
+  type Abi,
+  BlockNotFoundError,
+  type Hex,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+} from 'viem';
 import type { Application } from '../../applications/applications.service.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
@@ -83,6 +89,14 @@ export async function getTransactionInformation(
   return info;
 }
 
+/** A lookup's `catch`: the node's "there is none" (an error of class `none`) becomes null, else rethrown. */
+function noneAsNull(none: new (...args: never[]) => Error) {
+  return (error: unknown): null => {
+    if (error instanceof none) return null;
+    throw error;
+  };
+}
+
 async function readTransactionInformation(
   network: EvmNetwork,
   hash: Hex,
@@ -90,11 +104,15 @@ async function readTransactionInformation(
   bytecodes: Array<Hex | null>,
   record: TransactionRow | undefined,
 ) {
-  const tx = await network.client.getTransaction({ hash }).catch(() => null);
+  // The node's "there is none" is null; a call that failed is thrown, and answered 503 (it used to read
+  // as "not found", a 404 for a transaction the node merely did not answer about).
+  const tx = await network.client.getTransaction({ hash }).catch(noneAsNull(TransactionNotFoundError));
   if (!tx) return undefined;
-  const receipt = await network.client.getTransactionReceipt({ hash }).catch(() => null);
+  const receipt = await network.client
+    .getTransactionReceipt({ hash })
+    .catch(noneAsNull(TransactionReceiptNotFoundError));
   const block = receipt
-    ? await network.client.getBlock({ blockHash: receipt.blockHash }).catch(() => null)
+    ? await network.client.getBlock({ blockHash: receipt.blockHash }).catch(noneAsNull(BlockNotFoundError))
     : null;
   const reverted = receipt?.status === 'reverted';
   const errorInfo = reverted
