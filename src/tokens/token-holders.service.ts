@@ -1,4 +1,4 @@
-import { type Address, getAddress, type Hex, numberToHex } from 'viem';
+import { type Address, BlockNotFoundError, getAddress, type Hex, numberToHex } from 'viem';
 import type { Application } from '../applications/applications.service.ts';
 import { checksumAddress } from '../evm/services/encode-contract-call.ts';
 import type { EvmContext } from '../evm/services/evm-context.ts';
@@ -57,9 +57,13 @@ async function getLogs(
   }
 }
 
-async function blockHash(network: EvmNetwork, number: bigint): Promise<Hex | undefined> {
-  const block = await network.client.getBlock({ blockNumber: number }).catch(() => undefined);
-  return block?.hash ?? undefined;
+/** The hash of block `number`: null when the node says it has no such block, undefined when the read failed. */
+async function blockHash(network: EvmNetwork, number: bigint): Promise<Hex | null | undefined> {
+  try {
+    return (await network.client.getBlock({ blockNumber: number })).hash ?? null;
+  } catch (error) {
+    return error instanceof BlockNotFoundError ? null : undefined;
+  }
 }
 
 /**
@@ -78,7 +82,12 @@ export async function syncTokenHolders(
   let scan = await findHolderScan(db, key);
   if (!scan) throw new Error('holder scan row vanished');
   let scanned = BigInt(scan.scanned_block);
-  if (scan.scanned_block_hash && (await blockHash(network, scanned)) !== scan.scanned_block_hash) {
+  const scannedHash = scan.scanned_block_hash ? await blockHash(network, scanned) : null;
+  // A failed read of the scanned block says nothing of a reorg: the index is kept as it is (restarting
+  // it would read every log again), and answered as not up to date.
+  if (scannedHash === undefined)
+    return { scannedBlock: scanned < contract.deployBlock ? null : scanned, upToDate: false };
+  if (scan.scanned_block_hash && scannedHash !== scan.scanned_block_hash) {
     await db.transaction((tx) =>
       resetHolderScan(tx, { ...key, fromScanned: scanned, deployBlock: contract.deployBlock }),
     );

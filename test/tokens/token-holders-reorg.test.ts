@@ -10,6 +10,7 @@ import { devnetNetwork, type EvmNetwork } from '../../src/platform/networks/evm-
 import { listHolderBalances } from '../../src/tokens/token-holders.repository.ts';
 import { syncTokenHolders } from '../../src/tokens/token-holders.service.ts';
 import { type AnvilInstance, startAnvil } from '../support/anvil.ts';
+import { askNode, HttpRefusal, type JsonRpcServer, serveJsonRpc } from '../support/json-rpc-server.ts';
 
 // Anvil's first well-known development key (public test material).
 const devKey = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -20,15 +21,28 @@ const c = getAddress('0x00000000000000000000000000000000000000cc');
 let anvil: AnvilInstance;
 let db: Database;
 let network: EvmNetwork;
+/** Anvil behind a relay that fails (HTTP 502) reads of the block numbered `failingBlock`. */
+let relay: JsonRpcServer;
+let relayed: EvmNetwork;
+let failingBlock: string | undefined;
+const asked: Array<{ method: string; params: unknown[] }> = [];
 
 beforeAll(async () => {
   anvil = await startAnvil();
   db = await openPgliteDatabase(undefined);
   await migrate(db);
   network = devnetNetwork(anvil.rpcUrl);
+  relay = await serveJsonRpc(async (item) => {
+    asked.push({ method: item.method, params: item.params ?? [] });
+    if (item.method === 'eth_getBlockByNumber' && item.params?.[0] === failingBlock)
+      throw new HttpRefusal(502, 'bad gateway');
+    return askNode(anvil.rpcUrl, item);
+  });
+  relayed = devnetNetwork(relay.url);
 });
 afterAll(async () => {
   await db?.close();
+  await relay?.close();
   await anvil?.stop();
 });
 
@@ -41,7 +55,8 @@ async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
   return ((await response.json()) as { result: unknown }).result;
 }
 
-it('rebuilds the holders of a token when the chain drops the block it had scanned', async () => {
+/** A fresh ERC-20 whose whole supply the development key holds, and a transfer of it that waits for its block. */
+async function deployToken() {
   const erc20 = loadStandardContracts().find((contract) => contract.specName === 'ERC20');
   if (!erc20) throw new Error('no ERC20 artifact');
   const wallet = createWalletClient({
@@ -77,7 +92,11 @@ it('rebuilds the holders of a token when the chain drops the block it had scanne
     });
     return Object.fromEntries(rows.map((row) => [getAddress(row.holder), BigInt(row.balance)]));
   };
-  const supply = 10n ** 18n;
+  return { wallet, contract, transfer, balances, supply: 10n ** 18n };
+}
+
+it('rebuilds the holders of a token when the chain drops the block it had scanned', async () => {
+  const { wallet, contract, transfer, balances, supply } = await deployToken();
 
   await transfer(a, 100n);
   expect((await syncTokenHolders(db, network, contract)).upToDate).toBe(true);
@@ -96,4 +115,26 @@ it('rebuilds the holders of a token when the chain drops the block it had scanne
     upToDate: true,
   });
   expect(await balances()).toEqual({ [wallet.account.address]: supply - 107n, [a]: 100n, [c]: 7n });
+});
+
+it('keeps the holders index when the node fails to give the scanned block, and goes on once it does', async () => {
+  const { wallet, contract, transfer, balances, supply } = await deployToken();
+  await transfer(a, 100n);
+  const first = await syncTokenHolders(db, relayed, contract);
+  expect(first.upToDate).toBe(true);
+  await transfer(b, 50n);
+
+  // A failed read is not a reorg: the index is neither restarted nor advanced, and says it is behind.
+  failingBlock = `0x${(first.scannedBlock as bigint).toString(16)}`;
+  asked.length = 0;
+  expect(await syncTokenHolders(db, relayed, contract)).toEqual({
+    scannedBlock: first.scannedBlock,
+    upToDate: false,
+  });
+  expect(asked.filter((call) => call.method === 'eth_getLogs')).toEqual([]);
+  expect(await balances()).toEqual({ [wallet.account.address]: supply - 100n, [a]: 100n });
+
+  failingBlock = undefined;
+  expect((await syncTokenHolders(db, relayed, contract)).upToDate).toBe(true);
+  expect(await balances()).toEqual({ [wallet.account.address]: supply - 150n, [a]: 100n, [b]: 50n });
 });
