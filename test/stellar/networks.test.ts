@@ -206,10 +206,10 @@ describe('a submission the network does not answer', () => {
 
     // The next request's number follows the kept one, which the network lacks: the network refuses the
     // gap, the lane submits the kept envelope first, then the next one, long before the tracker's 5 s.
-    const sendsBefore = relay.sends();
+    const sendsBefore = relay.calls('sendTransaction');
     const next = await invoke(address, 'count', false, 'next', RELAYED);
     expect(next.status, next.text).toBe(200);
-    expect(relay.sends() - sendsBefore).toBe(3);
+    expect(relay.calls('sendTransaction') - sendsBefore).toBe(3);
     expect(await countOf('dropped')).toBe(2);
     expect(await countOf('next')).toBe(3);
   });
@@ -223,8 +223,9 @@ describe('a submission the network does not answer', () => {
     // tracker finds it still open after its 5 s and submits the same envelope again.
     await relay.release(true);
     relay.holdSends(false);
-    const sendsBefore = relay.sends();
-    while (relay.sends() === sendsBefore) await new Promise((resolve) => setTimeout(resolve, 250));
+    const sendsBefore = relay.calls('sendTransaction');
+    while (relay.calls('sendTransaction') === sendsBefore)
+      await new Promise((resolve) => setTimeout(resolve, 250));
     expect(await countOf('late')).toBe(1);
     const after = await whileClosing(invoke(address, 'count', false, 'afterLate', RELAYED));
     expect(after.status, after.text).toBe(200);
@@ -234,9 +235,9 @@ describe('a submission the network does not answer', () => {
 
   it('answers 503 for one that surely did not reach the network, and the retry takes its number', async () => {
     const address = await deployBehaviour(RELAYED);
-    relay.refuseSends(401);
+    relay.refuse('sendTransaction', 401);
     const refused = await invoke(address, 'count', false, 'refused', RELAYED);
-    relay.refuseSends(undefined);
+    relay.refuse('sendTransaction', undefined);
     expect(refused.status, refused.text).toBe(503);
     expect(refused.body.code).toBe('CG_ERR_STELLAR_UNREACHABLE');
     expect(refused.body.message).toContain('answered HTTP 401');
@@ -249,6 +250,37 @@ describe('a submission the network does not answer', () => {
     const retry = await invoke(address, 'count', false, 'retry', RELAYED);
     expect(retry.status, retry.text).toBe(200);
     expect(await countOf('retry')).toBe(1);
+  });
+});
+
+describe('a receipt whose contract spec the network does not give at first', () => {
+  it('is finished once the spec can be read, with the contract error name', async () => {
+    const address = await deployBehaviour(RELAYED);
+    // A contract this store did not deploy: the tracker reads its spec from the network.
+    await service.platform.db.query('DELETE FROM stellar_contracts WHERE address = $1', [address]);
+    // Both simulate against the same state and go into one ledger: the second fails there.
+    const first = await invoke(address, 'once', false, undefined, RELAYED);
+    const failing = await invoke(address, 'once', false, 'specLater', RELAYED);
+    expect([first.status, failing.status]).toEqual([200, 200]);
+    relay.refuse('getLedgerEntries', 502);
+    try {
+      // In a ledger, and looked up; the spec cannot be read, so the record waits (before: it was
+      // finished without the spec, and kept "contract error #2" without its name for good).
+      const refusedBefore = relay.calls('getLedgerEntries');
+      await sandbox.closeLedger();
+      while (relay.calls('getLedgerEntries') === refusedBefore)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      const [record] = (await call('GET', '/stellar/v1/transaction/reference/specLater')).body.info;
+      expect(record.status).toBe('PENDING');
+    } finally {
+      relay.refuse('getLedgerEntries', undefined);
+    }
+    const finished = await whileClosing(waitForStellar(call, failing.body.txHash, RELAYED));
+    expect(finished.errorInfo).toEqual({
+      code: 'invokeHostFunctionTrapped',
+      message: 'contract error #2 (AlreadyUsed)',
+      contractError: { code: 2, name: 'AlreadyUsed' },
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../platform/db/database.ts';
+import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts';
 import { rpcCall } from '../network/rpc-call.ts';
 import type { ContractSpec } from '../spec/contract-spec.ts';
@@ -142,7 +143,24 @@ export class StellarTracker {
     row: StellarTransactionRow,
     answer: Parameters<typeof decodeLedgerOutcome>[0],
   ): Promise<void> {
-    const spec = await this.context.specFor(row).catch(() => undefined);
+    let spec: ContractSpec | undefined;
+    try {
+      spec = await this.context.specFor(row);
+    } catch (error) {
+      // Finished without its spec, the record would keep a receipt without the contract's types and
+      // error names for good. If the network did not answer, it is finished on a later look instead.
+      if (
+        error instanceof ChaingateError &&
+        (error.code === 'CG_ERR_STELLAR_UNREACHABLE' || error.code === 'CG_ERR_DEPENDENCY')
+      ) {
+        this.context.logger.warn(
+          { networkId: this.network.networkId, id: row.id, reason: error.shortMessage },
+          'stellar: the spec to decode a receipt could not be read; the record is finished later',
+        );
+        return;
+      }
+      spec = undefined;
+    }
     const outcome = decodeLedgerOutcome(answer, { spec, method: row.method });
     await markFinished(this.context.db, row.id, outcome);
     this.#lookedUpAt.delete(row.id);

@@ -1,3 +1,4 @@
+import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { findDeployedContract } from '../contracts/stellar-contracts.repository.ts';
@@ -11,7 +12,11 @@ async function savedSpec(platform: Platform, specId: number): Promise<ContractSp
   return specXdr ? ContractSpec.fromXdr(specXdr) : undefined;
 }
 
-/** A contract's spec: the saved one it was deployed from here, else the one its wasm carries on chain. */
+/**
+ * A contract's spec: the saved one it was deployed from here, else the one its wasm carries on chain;
+ * undefined when it has none (no instance, a Stellar Asset Contract, no readable wasm). A network that
+ * did not answer is thrown: "no spec" is not what it said.
+ */
 export async function specOfContract(
   platform: Platform,
   network: StellarNetwork,
@@ -19,7 +24,12 @@ export async function specOfContract(
 ): Promise<ContractSpec | undefined> {
   const deployed = await findDeployedContract(platform.db, network.networkId, address);
   if (deployed) return savedSpec(platform, deployed.spec_id);
-  return (await deployedContract(network, address, 'address').catch(() => undefined))?.spec;
+  try {
+    return (await deployedContract(network, address, 'address')).spec;
+  } catch (error) {
+    if (error instanceof ChaingateError && error.code === 'CG_ERR_STELLAR_UNKNOWN_CONTRACT') return undefined;
+    throw error;
+  }
 }
 
 /** The spec a record's return value, arguments and contract errors decode with, when one is known. */

@@ -54,15 +54,23 @@ function invokedContract(envelopeXdr: string, passphrase: string): string | unde
     : undefined;
 }
 
+/**
+ * The spec a transaction decodes with. `known` is false when it could not be read (the network did not
+ * answer): a receipt decoded without it is answered, but not stored.
+ */
 async function specOfTransaction(
   platform: Platform,
   network: StellarNetwork,
   row: StellarTransactionRow | undefined,
   envelopeXdr: string,
-): Promise<ContractSpec | undefined> {
-  if (row) return specForRecord(platform, row).catch(() => undefined);
-  const contract = invokedContract(envelopeXdr, network.passphrase);
-  return contract ? specOfContract(platform, network, contract).catch(() => undefined) : undefined;
+): Promise<{ spec: ContractSpec | undefined; known: boolean }> {
+  const contract = row ? undefined : invokedContract(envelopeXdr, network.passphrase);
+  try {
+    if (row) return { spec: await specForRecord(platform, row), known: true };
+    return { spec: contract ? await specOfContract(platform, network, contract) : undefined, known: true };
+  } catch {
+    return { spec: undefined, known: false };
+  }
 }
 
 function answer(
@@ -112,22 +120,26 @@ export async function getTransactionInformation(
   const fromEnvelope = async (
     envelopeXdr: string,
     status: PublicStatus,
-    receiptOf: (spec: ContractSpec | undefined) => Promise<Receipt | null> | Receipt | null,
+    receiptOf: (
+      spec: ContractSpec | undefined,
+      specKnown: boolean,
+    ) => Promise<Receipt | null> | Receipt | null,
   ) => {
-    const spec = await specOfTransaction(platform, network, row, envelopeXdr);
+    const { spec, known } = await specOfTransaction(platform, network, row, envelopeXdr);
     const transaction = describeEnvelope(envelopeXdr, network.passphrase, spec);
-    return answer(network, txHash, status, row, transaction, await receiptOf(spec));
+    return answer(network, txHash, status, row, transaction, await receiptOf(spec, known));
   };
   if (row && (row.state === 'success' || row.state === 'failed') && row.receipt && row.envelope_xdr)
     return fromEnvelope(row.envelope_xdr, publicStatus(row.state), () => row.receipt as Receipt);
   const found = await rpcCall(network, (server) => server.getTransaction(txHash));
   if (found.status === 'SUCCESS' || found.status === 'FAILED') {
     const ledger = found as rpc.Api.GetSuccessfulTransactionResponse | rpc.Api.GetFailedTransactionResponse;
-    return fromEnvelope(ledger.envelopeXdr.toXDR('base64'), found.status, async (spec) => {
+    return fromEnvelope(ledger.envelopeXdr.toXDR('base64'), found.status, async (spec, specKnown) => {
       const outcome = decodeLedgerOutcome(ledger, { spec, method: row?.method ?? null });
       // The record learns it now rather than on the tracker's next look: what this answer says, the
-      // record says too.
-      if (row) await finishRecord(context, row.id, outcome);
+      // record says too. Not when the spec could not be read: the record would keep a receipt without
+      // the contract's types and error names for good; the tracker finishes it once it can.
+      if (row && specKnown) await finishRecord(context, row.id, outcome);
       return outcome.receipt;
     });
   }

@@ -10,10 +10,10 @@ type Held = { body: Buffer; response: ServerResponse };
 export type RpcRelay = {
   url: string;
   holdSends(hold: boolean): void;
-  /** Answers `sendTransaction` with this HTTP status and a text body, unread by the network (undefined: forward). */
-  refuseSends(status: number | undefined): void;
-  /** How many `sendTransaction` requests reached the relay. */
-  sends(): number;
+  /** Answers calls of `method` with this HTTP status and a text body, unread by the network (undefined: forward). */
+  refuse(method: string, status: number | undefined): void;
+  /** How many calls of `method` reached the relay (held and refused ones too). */
+  calls(method: string): number;
   /** Forwards (true) or drops (false) the held requests. */
   release(forward: boolean): Promise<void>;
   held(): number;
@@ -26,10 +26,20 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** The JSON-RPC method a request body calls (undefined: not a single JSON-RPC call). */
+function jsonRpcMethod(body: Buffer): string | undefined {
+  try {
+    const parsed = JSON.parse(body.toString()) as { method?: unknown };
+    return typeof parsed.method === 'string' ? parsed.method : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startRpcRelay(target: string): Promise<RpcRelay> {
   let holding = false;
-  let refusing: number | undefined;
-  let sendCount = 0;
+  const refusing = new Map<string, number>();
+  const callCounts = new Map<string, number>();
   let held: Held[] = [];
   const forward = async (method: string, path: string, body: Buffer, response: ServerResponse | null) => {
     const answer = await fetch(new URL(path, target), {
@@ -44,10 +54,12 @@ export async function startRpcRelay(target: string): Promise<RpcRelay> {
   const server: Server = createServer((request, response) => {
     void (async () => {
       const body = await readBody(request);
-      const isSend = request.method === 'POST' && body.toString().includes('"sendTransaction"');
-      if (isSend) sendCount++;
-      if (isSend && refusing !== undefined) {
-        response.writeHead(refusing, { 'content-type': 'text/plain' }).end('refused by the relay');
+      const method = request.method === 'POST' ? jsonRpcMethod(body) : undefined;
+      const isSend = method === 'sendTransaction';
+      if (method !== undefined) callCounts.set(method, (callCounts.get(method) ?? 0) + 1);
+      const refusal = method === undefined ? undefined : refusing.get(method);
+      if (refusal !== undefined) {
+        response.writeHead(refusal, { 'content-type': 'text/plain' }).end('refused by the relay');
         return;
       }
       if (isSend && holding) {
@@ -64,10 +76,11 @@ export async function startRpcRelay(target: string): Promise<RpcRelay> {
     holdSends: (hold) => {
       holding = hold;
     },
-    refuseSends: (status) => {
-      refusing = status;
+    refuse: (method, status) => {
+      if (status === undefined) refusing.delete(method);
+      else refusing.set(method, status);
     },
-    sends: () => sendCount,
+    calls: (method) => callCounts.get(method) ?? 0,
     held: () => held.length,
     release: async (send) => {
       const list = held;
