@@ -17,6 +17,7 @@ import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts
 import { KeyedGroups } from '../../platform/scheduling/keyed-groups.ts';
 import { insertDeployedContracts } from '../contracts/stellar-contracts.repository.ts';
 import { readAccount } from '../network/ledger-entries.ts';
+import { notSubmitted, refusal, sequenceRefused } from './lane-errors.ts';
 import {
   INCLUSION_FEE,
   type PreparedTransaction,
@@ -24,7 +25,7 @@ import {
   signEnvelope,
 } from './prepared-transaction.ts';
 import type { RecordWatch } from './record-watch.ts';
-import { type SendOutcome, submitEnvelope } from './send-outcome.ts';
+import { submitEnvelope } from './send-outcome.ts';
 import {
   insertSignedTransactions,
   listOpenBySourceBetween,
@@ -60,27 +61,6 @@ export type SubmittedTransaction = {
 type LaneResult = ({ ok: true } & SubmittedTransaction) | { ok: false; error: ChaingateError };
 
 export type LaneContext = { db: Database; vault: KeyVault; watch: RecordWatch; logger: FastifyBaseLogger };
-
-function refusal(network: StellarNetwork, account: string, outcome: SendOutcome): ChaingateError {
-  const code = outcome.kind === 'refused' ? outcome.code : 'txTooLate';
-  if (code === 'txInsufficientBalance' || code === 'txNoAccount') {
-    return new ChaingateError(
-      'CG_ERR_STELLAR_INSUFFICIENT_BALANCE',
-      `the application's account ${account} cannot pay the fee on network ${network.networkId} (${code}): fund it`,
-    );
-  }
-  return new ChaingateError(
-    'CG_ERR_STELLAR_REJECTED',
-    `network ${network.networkId} refused the transaction: ${code}`,
-  );
-}
-
-function notSubmitted(network: StellarNetwork, reason: string): ChaingateError {
-  return new ChaingateError(
-    'CG_ERR_STELLAR_UNREACHABLE',
-    `${reason}; the transaction did not reach network ${network.networkId}, so sending it again is safe`,
-  );
-}
 
 /**
  * `new`: a request waits for the answer. A submission that may have reached the network without an
@@ -327,10 +307,7 @@ export class SubmissionLanes {
       }
       if (resign.length === 0) break;
       if (round >= MAX_RESIGN_ROUNDS) {
-        const error = new ChaingateError(
-          'CG_ERR_STELLAR_REJECTED',
-          `network ${network.networkId} kept refusing the sequence numbers of ${account.address} (txBadSeq); retry shortly`,
-        );
+        const error = sequenceRefused(network, account.address);
         for (const entry of resign) await refuse(entry, 'txBadSeq', error);
         break;
       }
