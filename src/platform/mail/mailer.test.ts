@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,7 +45,39 @@ describe('createMailer', () => {
       .send({ to: 'a@example.com', subject: 's', text: 't', html: 'h' })
       .catch((e) => e);
     expect(failure).toBeInstanceOf(MailError);
+    expect(failure.message).toContain('could not be reached');
     expect(failure.message).not.toContain('secret');
     mailer.close();
+  });
+
+  it('gives up on an SMTP server that accepts the connection and never greets, within its deadline', async () => {
+    // Without a deadline of its own, nodemailer waits 30 s for the greeting (and 10 min on a stalled
+    // socket), and so does the request that sends the mail.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => {
+      sockets.push(socket);
+      socket.resume();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    const mailer = createMailer({
+      smtpUrl: `smtp://user:secret@127.0.0.1:${port}`,
+      from: 'x@example.com',
+      outboxDir: tmpdir(),
+      logger: { info: () => {} },
+      timeoutMs: 300,
+    });
+    try {
+      const failure = await mailer
+        .send({ to: 'a@example.com', subject: 's', text: 't', html: 'h' })
+        .catch((e) => e);
+      expect(failure).toBeInstanceOf(MailError);
+      expect(failure.message).toContain('did not answer within 0.3 s');
+      expect(failure.message).not.toContain('secret');
+    } finally {
+      mailer.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
