@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startSilentServer } from '../../../test/support/silent-server.ts';
 import { createMailer, MailError } from './mailer.ts';
 
 describe('createMailer', () => {
@@ -53,15 +53,9 @@ describe('createMailer', () => {
   it('gives up on an SMTP server that accepts the connection and never greets, within its deadline', async () => {
     // Without a deadline of its own, nodemailer waits 30 s for the greeting (and 10 min on a stalled
     // socket), and so does the request that sends the mail.
-    const sockets: Socket[] = [];
-    const silent = createServer((socket) => {
-      sockets.push(socket);
-      socket.resume();
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const { port } = silent.address() as { port: number };
+    const silent = await startSilentServer();
     const mailer = createMailer({
-      smtpUrl: `smtp://user:secret@127.0.0.1:${port}`,
+      smtpUrl: `smtp://user:secret@127.0.0.1:${silent.port}`,
       from: 'x@example.com',
       outboxDir: tmpdir(),
       logger: { info: () => {} },
@@ -76,8 +70,7 @@ describe('createMailer', () => {
       expect(failure.message).not.toContain('secret');
     } finally {
       mailer.close();
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
+      await silent.close();
     }
   });
 });
