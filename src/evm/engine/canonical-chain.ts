@@ -1,5 +1,6 @@
 import { BlockNotFoundError, type Hex } from 'viem';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
+import { noneAsNull } from '../../platform/networks/node-failure.ts';
 
 type Header = { number: bigint; hash: Hex; parentHash: Hex };
 
@@ -28,10 +29,12 @@ export class CanonicalChain {
 
   /** Block `number`'s header; null when the node says it has no such block. A failed read throws BlockReadFailed. */
   async #header(number: bigint): Promise<Header | null> {
-    const block = await this.network.client.getBlock({ blockNumber: number }).catch((error: unknown) => {
-      if (error instanceof BlockNotFoundError) return null;
-      throw new BlockReadFailed(number, error);
-    });
+    const block = await this.network.client
+      .getBlock({ blockNumber: number })
+      .catch(noneAsNull(BlockNotFoundError))
+      .catch((error: unknown) => {
+        throw new BlockReadFailed(number, error);
+      });
     if (!block?.hash || block.number === null) return null;
     return { number: block.number, hash: block.hash, parentHash: block.parentHash };
   }

@@ -1,7 +1,7 @@
 import { BlockNotFoundError, type Hex, hexToBigInt, numberToHex } from 'viem';
 import type { Database } from '../../platform/db/database.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
-import { isMethodUnsupported } from '../../platform/networks/node-failure.ts';
+import { isMethodUnsupported, noneAsNull } from '../../platform/networks/node-failure.ts';
 import {
   findMinedCandidates,
   findTransactionsByIds,
@@ -192,10 +192,7 @@ export class ConfirmationTracker {
       // 5xx, a rate limit) is thrown, and the record keeps its block until a later tick reads it.
       const block = await this.network.client
         .getBlock({ blockNumber: BigInt(row.block_number) })
-        .catch((error: unknown) => {
-          if (error instanceof BlockNotFoundError) return null;
-          throw error;
-        });
+        .catch(noneAsNull(BlockNotFoundError));
       if (!block || block.hash !== row.block_hash) {
         await reopenRecord(this.db, row.id);
         await this.checkRecord({ ...row, state: 'processing' }, head);

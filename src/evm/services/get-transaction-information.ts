@@ -8,6 +8,7 @@ import {
 import type { Application } from '../../applications/applications.service.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
+import { noneAsNull } from '../../platform/networks/node-failure.ts';
 import { decodeCallInput, decodeConstructorArgs } from '../abi/decode-call-input.ts';
 import { decodeReceiptLogs } from '../abi/decode-logs.ts';
 import { loadStandardContracts } from '../contract-library/standard-contracts.ts';
@@ -87,14 +88,6 @@ export async function getTransactionInformation(
     );
   }
   return info;
-}
-
-/** A lookup's `catch`: the node's "there is none" (an error of class `none`) becomes null, else rethrown. */
-function noneAsNull(none: new (...args: never[]) => Error) {
-  return (error: unknown): null => {
-    if (error instanceof none) return null;
-    throw error;
-  };
 }
 
 async function readTransactionInformation(

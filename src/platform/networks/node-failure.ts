@@ -139,3 +139,15 @@ export function isMethodUnsupported(error: unknown): boolean {
     answered.message,
   );
 }
+
+/**
+ * A node lookup's `catch`: the node's own "there is none" (an error of class `none`, such as viem's
+ * `BlockNotFoundError`) becomes null, and any other failure (a timeout, a gateway's 5xx, a rate limit)
+ * is thrown on. A `.catch(() => null)` read a node that did not answer as a node that has nothing.
+ */
+export function noneAsNull(none: new (...args: never[]) => Error) {
+  return (error: unknown): null => {
+    if (error instanceof none) return null;
+    throw error;
+  };
+}
