@@ -87,6 +87,7 @@ export async function startService(config: Config): Promise<RunningService> {
 
     const store = await openStore({
       databaseUrl: config.databaseUrl,
+      timeoutMs: config.databaseTimeoutMs,
       dataDir: config.dataDir,
       embedded: config.embeddedStore,
       warn: (object, message) => app.log.warn(object, message),

@@ -15,7 +15,13 @@ function configFile(name: string, text: string): string {
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, databaseUrl: undefined, logLevel: 'info' });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      databaseUrl: undefined,
+      databaseTimeoutMs: 10_000,
+      logLevel: 'info',
+    });
     expect(config.dataDir.endsWith('/data')).toBe(true);
     expect(config.devnet).toEqual({
       enabled: true,
@@ -78,6 +84,10 @@ describe('loadConfig', () => {
   it('rejects bad environment values with the variable name', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT must be a port number/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ CHAINGATE_DATABASE_TIMEOUT_SECONDS: '0' })).toThrow(
+      /CHAINGATE_DATABASE_TIMEOUT_SECONDS must be a positive number/,
+    );
+    expect(loadConfig({ CHAINGATE_DATABASE_TIMEOUT_SECONDS: '2.5' }).databaseTimeoutMs).toBe(2_500);
   });
 
   it('requires name and symbol for a chain the catalogue does not know', () => {

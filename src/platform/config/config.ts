@@ -7,6 +7,8 @@ export type Config = {
   port: number;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** How long connecting to the store, waiting for a free connection, or one statement may take. */
+  databaseTimeoutMs: number;
   /** Without DATABASE_URL: a PostgreSQL server run from the data dir, or PGlite in-process. */
   embeddedStore: 'postgres' | 'pglite';
   masterKey: string | undefined;
@@ -112,6 +114,8 @@ export function loadConfig(env: Env = process.env): Config {
     port: parsePort(env.PORT, 'PORT', 8080),
     dataDir: resolve(env.CHAINGATE_DATA_DIR || './data'),
     databaseUrl,
+    databaseTimeoutMs:
+      parsePositive(env.CHAINGATE_DATABASE_TIMEOUT_SECONDS, 'CHAINGATE_DATABASE_TIMEOUT_SECONDS', 10) * 1000,
     embeddedStore: parseEmbeddedStore(env.CHAINGATE_EMBEDDED_STORE),
     masterKey: env.CHAINGATE_MASTER_KEY || undefined,
     adminToken: env.CHAINGATE_ADMIN_TOKEN || undefined,

@@ -6,10 +6,18 @@ export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
 }
 
+export type TransactionOptions = {
+  /**
+   * No deadline on its statements: a migration waits for another process's migration to finish, and
+   * may build an index on a large table. Every other statement has the store's deadline.
+   */
+  unbounded?: boolean;
+};
+
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `work` in one database transaction; rolls back if it throws. */
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;

@@ -3,7 +3,7 @@ import { databaseFactories } from '../../../test/support/databases.ts';
 import { createDatabase } from '../../../test/support/postgres-server.ts';
 import type { Database } from './database.ts';
 import { isUniqueViolation } from './database.ts';
-import { listMigrations, migrate, splitStatements } from './migrate.ts';
+import { listMigrations, MIGRATION_LOCK_ID, migrate, splitStatements } from './migrate.ts';
 import { openPostgresDatabase } from './postgres-database.ts';
 
 describe.each(databaseFactories)('migrations on $kind', (factory) => {
@@ -62,6 +62,33 @@ describe('migrations on one PostgreSQL server from two processes at once', () =>
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+});
+
+describe("migrations and the store's statement deadline", () => {
+  it('wait for another migrator for as long as it takes', async () => {
+    const url = await createDatabase(inject('postgresUrl'));
+    const other = await openPostgresDatabase(url);
+    const db = await openPostgresDatabase(url, { timeoutMs: 200 });
+    try {
+      let release = () => {};
+      let locked = () => {};
+      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+      const otherMigrator = other.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
+        locked();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await lockTaken;
+      const applying = migrate(db);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      release();
+      await otherMigrator;
+      expect(await applying).toEqual(listMigrations().map((m) => m.version));
+    } finally {
+      await db.close();
+      await other.close();
     }
   });
 });

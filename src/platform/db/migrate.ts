@@ -17,32 +17,35 @@ export function listMigrations(directory = join(repoRoot(), 'src/platform/db/mig
 }
 
 // Arbitrary constant: serialises concurrent migrators on one PostgreSQL server.
-const MIGRATION_LOCK_ID = 7_140_512_331;
+export const MIGRATION_LOCK_ID = 7_140_512_331;
 
 /** Applies every migration not yet applied, each in its own transaction. Returns the versions applied. */
 export async function migrate(db: Database, migrations = listMigrations()): Promise<number[]> {
   const applied: number[] = [];
-  await db.transaction(async (tx) => {
-    // Taken before anything else: even CREATE TABLE IF NOT EXISTS races between two migrators.
-    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
-    await tx.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    const done = new Set(
-      (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map(
-        (row) => row.version,
-      ),
-    );
-    for (const migration of migrations) {
-      if (done.has(migration.version)) continue;
-      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-        migration.version,
-        migration.name,
-      ]);
-      applied.push(migration.version);
-    }
-  });
+  await db.transaction(
+    async (tx) => {
+      // Taken before anything else: even CREATE TABLE IF NOT EXISTS races between two migrators.
+      if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
+      await tx.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
+      const done = new Set(
+        (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map(
+          (row) => row.version,
+        ),
+      );
+      for (const migration of migrations) {
+        if (done.has(migration.version)) continue;
+        for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+        await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+          migration.version,
+          migration.name,
+        ]);
+        applied.push(migration.version);
+      }
+    },
+    { unbounded: true },
+  );
   return applied;
 }
 

@@ -16,12 +16,14 @@ export type OpenedStore = { db: Database; description: string; close(): Promise<
  */
 export async function openStore(options: {
   databaseUrl: string | undefined;
+  /** The deadline of connecting, of waiting for a free connection and of each statement (PostgreSQL). */
+  timeoutMs?: number;
   dataDir: string;
   embedded: EmbeddedStoreKind;
   warn: (object: object, message: string) => void;
 }): Promise<OpenedStore> {
   if (options.databaseUrl) {
-    const db = await openPostgresDatabase(options.databaseUrl);
+    const db = await openPostgresDatabase(options.databaseUrl, { timeoutMs: options.timeoutMs });
     return { db, description: 'PostgreSQL (DATABASE_URL)', close: () => db.close() };
   }
   const pglitePath = join(options.dataDir, 'pgdata');
@@ -32,7 +34,7 @@ export async function openStore(options: {
         directory: join(options.dataDir, 'postgres'),
         onLog: (line) => options.warn({ component: 'store' }, line),
       });
-      const db = await openPostgresDatabase(server.url);
+      const db = await openPostgresDatabase(server.url, { timeoutMs: options.timeoutMs });
       return {
         db,
         description: 'embedded PostgreSQL',

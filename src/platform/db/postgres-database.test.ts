@@ -1,19 +1,32 @@
 import { describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../../../test/support/postgres-server.ts';
 import { startSilentServer } from '../../../test/support/silent-server.ts';
+import { startStallingRelay } from '../../../test/support/stalling-relay.ts';
+import { databaseFailureWords } from './database-failure.ts';
 import { openPostgresDatabase } from './postgres-database.ts';
 
-// pg waits forever by default, both for a new connection and for a free one. Each wait has a deadline
-// now, and its error carries ETIMEDOUT, which the error table answers 503 (a dependency), not 500.
+/** A fresh database on the test server, reached through a relay that can stall the server's answers. */
+async function relayedDatabase() {
+  const url = new URL(await createDatabase(inject('postgresUrl')));
+  const relay = await startStallingRelay({ host: url.hostname, port: Number(url.port) });
+  url.hostname = '127.0.0.1';
+  url.port = String(relay.port);
+  return { url: url.toString(), relay };
+}
+
+// pg waits forever by default: for a new connection, for a free one, and for a statement's answer.
+// Each wait has a deadline now, and its error carries ETIMEDOUT, which the error table answers 503
+// (a dependency), not 500.
 describe('openPostgresDatabase deadlines', () => {
   it('gives up on a server that accepts the connection and never answers', async () => {
     const silent = await startSilentServer();
     try {
       const failure = await openPostgresDatabase(`postgres://user:secret@127.0.0.1:${silent.port}/db`, {
-        connectTimeoutMs: 300,
+        timeoutMs: 300,
       }).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(Error);
       expect(failure).toMatchObject({ code: 'ETIMEDOUT' });
+      expect(databaseFailureWords(failure)).toBe('the database did not answer within 0.3 s');
     } finally {
       await silent.close();
     }
@@ -21,7 +34,7 @@ describe('openPostgresDatabase deadlines', () => {
 
   it('gives up waiting for a free connection while every one is held', async () => {
     const url = await createDatabase(inject('postgresUrl'));
-    const db = await openPostgresDatabase(url, { maxConnections: 1, connectTimeoutMs: 300 });
+    const db = await openPostgresDatabase(url, { maxConnections: 1, timeoutMs: 300 });
     let release = () => {};
     const held = db.transaction(() => new Promise<void>((resolve) => (release = resolve)));
     try {
@@ -33,5 +46,70 @@ describe('openPostgresDatabase deadlines', () => {
     }
     expect(await db.query<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }]);
     await db.close();
+  });
+
+  it('gives up on a statement the server stalls under, and reconnects once it answers again', async () => {
+    const { url, relay } = await relayedDatabase();
+    const db = await openPostgresDatabase(url, { maxConnections: 1, timeoutMs: 300 });
+    try {
+      expect(await db.query<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      relay.stall();
+      const failure = await db.query('SELECT 2').catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'ETIMEDOUT', dependency: 'database' });
+      expect(databaseFailureWords(failure)).toBe('the database did not answer within 0.3 s');
+      relay.resume();
+      // The stalled connection was closed, not handed to the next statement behind the stuck one.
+      expect(await db.query<{ three: number }>('SELECT 3 AS three')).toEqual([{ three: 3 }]);
+    } finally {
+      await db.close();
+      await relay.close();
+    }
+  });
+
+  it('gives up on a transaction the server stalls under, and frees its connection', async () => {
+    const { url, relay } = await relayedDatabase();
+    const db = await openPostgresDatabase(url, { maxConnections: 1, timeoutMs: 300 });
+    try {
+      await db.query('CREATE TABLE notes (body text)');
+      const failure = await db
+        .transaction(async (tx) => {
+          await tx.query("INSERT INTO notes VALUES ('kept only if committed')");
+          relay.stall();
+          await tx.query("INSERT INTO notes VALUES ('stalled')");
+        })
+        .catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'ETIMEDOUT' });
+      relay.resume();
+      // With one connection, a stuck one handed back to the pool would time this out as well.
+      expect(await db.query('SELECT body FROM notes')).toEqual([]);
+    } finally {
+      await db.close();
+      await relay.close();
+    }
+  });
+
+  it('gives up on a statement that waits for a lock another session keeps', async () => {
+    const url = await createDatabase(inject('postgresUrl'));
+    const db = await openPostgresDatabase(url, { timeoutMs: 300 });
+    try {
+      await db.query(
+        "CREATE TABLE counters (name text PRIMARY KEY, value int); INSERT INTO counters VALUES ('a', 0)",
+      );
+      let release = () => {};
+      const holder = db.transaction(async (tx) => {
+        await tx.query("SELECT * FROM counters WHERE name = 'a' FOR UPDATE");
+        await new Promise<void>((resolve) => (release = resolve));
+        await tx.query("UPDATE counters SET value = 1 WHERE name = 'a'");
+      });
+      const failure = await db
+        .transaction((tx) => tx.query("UPDATE counters SET value = 2 WHERE name = 'a'"))
+        .catch((error: unknown) => error);
+      release();
+      await holder;
+      expect(failure).toMatchObject({ code: 'ETIMEDOUT' });
+      expect(await db.query('SELECT value FROM counters')).toEqual([{ value: 1 }]);
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { parseStoredJson } from '../json/lossless-json.ts';
 import type { Database, Queryable } from './database.ts';
+import { isStatementTimeout, markDatabaseFailure } from './database-failure.ts';
 
 const JSON_OID = 114;
 const JSONB_OID = 3802;
@@ -16,70 +17,77 @@ const types = {
       : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-/** How long a new connection, or a wait for a free one, may take by default. */
-export const CONNECT_TIMEOUT_MS = 10_000;
+/** How long a new connection, a wait for a free one, or one statement may take by default. */
+export const DATABASE_TIMEOUT_MS = 10_000;
 
 /**
- * pg-pool's deadline errors carry no code: given ETIMEDOUT, they are a dependency that did not answer
- * (503), not an internal error.
- */
-function withTimeoutCode(error: unknown): unknown {
-  if (
-    error instanceof Error &&
-    !(error as { code?: unknown }).code &&
-    /timeout exceeded when trying to connect|due to connection timeout/.test(error.message)
-  )
-    Object.assign(error, { code: 'ETIMEDOUT' });
-  return error;
-}
-
-/**
- * A PostgreSQL server reached through `pg`'s connection pool. Connecting, and waiting for a free
- * connection, time out after `connectTimeoutMs` (pg's default is to wait forever: a server that drops
- * packets held the start, or every request once the pool was busy).
+ * A PostgreSQL server reached through `pg`'s connection pool. Connecting, waiting for a free
+ * connection, and each statement time out after `timeoutMs` (pg's default is to wait forever: a server
+ * that drops packets held the start, a busy pool or a stalled server held every request). A statement
+ * past its deadline closes its connection, so the server rolls its transaction back.
  */
 export async function openPostgresDatabase(
   connectionString: string,
-  options: { maxConnections?: number; connectTimeoutMs?: number } = {},
+  options: { maxConnections?: number; timeoutMs?: number } = {},
 ): Promise<Database> {
+  const timeoutMs = options.timeoutMs ?? DATABASE_TIMEOUT_MS;
   const pool = new pg.Pool({
     connectionString,
     max: options.maxConnections ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: timeoutMs,
     types,
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const connect = () => pool.connect().catch((error: unknown) => Promise.reject(withTimeoutCode(error)));
+  const connect = () =>
+    pool.connect().catch((error: unknown) => Promise.reject(markDatabaseFailure(error, timeoutMs)));
   const client = await connect();
   client.release();
-  const query = async <Row>(runner: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) => {
+  /** One statement; `deadlineMs` 0 waits as long as it takes. */
+  const query = async <Row>(
+    runner: pg.Pool | pg.PoolClient,
+    sql: string,
+    params: readonly unknown[] | undefined,
+    deadlineMs: number,
+  ) => {
+    const config: pg.QueryConfig & { query_timeout?: number } = {
+      text: sql,
+      values: params as unknown[] | undefined,
+    };
+    if (deadlineMs > 0) config.query_timeout = deadlineMs;
     try {
-      return (await runner.query(sql, params as unknown[] | undefined)).rows as Row[];
+      return (await runner.query(config)).rows as Row[];
     } catch (error) {
-      throw withTimeoutCode(error);
+      throw markDatabaseFailure(error, deadlineMs);
     }
   };
   return {
     kind: 'postgres',
-    query: (sql, params) => query(pool, sql, params),
-    transaction: async (work) => {
+    query: (sql, params) => query(pool, sql, params, timeoutMs),
+    transaction: async (work, transactionOptions = {}) => {
+      const deadlineMs = transactionOptions.unbounded ? 0 : timeoutMs;
       const connection = await connect();
+      // A statement that timed out is still running on the connection: it is closed, not reused.
+      let broken: unknown;
       try {
-        await connection.query('BEGIN');
-        const scoped: Queryable = { query: (sql, params) => query(connection, sql, params) };
+        await query(connection, 'BEGIN', undefined, deadlineMs);
+        const scoped: Queryable = { query: (sql, params) => query(connection, sql, params, deadlineMs) };
         const result = await work(scoped);
-        await connection.query('COMMIT');
+        await query(connection, 'COMMIT', undefined, deadlineMs);
         return result;
       } catch (error) {
-        await connection.query('ROLLBACK').catch(() => {});
+        broken = isStatementTimeout(error) ? error : undefined;
+        if (!broken)
+          await query(connection, 'ROLLBACK', undefined, deadlineMs).catch((rollback: unknown) => {
+            broken = rollback;
+          });
         throw error;
       } finally {
-        connection.release();
+        connection.release(broken as Error | undefined);
       }
     },
     exec: async (sql) => {
-      await query(pool, sql);
+      await query(pool, sql, undefined, 0);
     },
     close: () => pool.end(),
   };

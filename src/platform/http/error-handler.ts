@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { databaseFailureWords } from '../db/database-failure.ts';
 import { ChaingateError, quote } from '../errors/chaingate-error.ts';
 import { type ErrorCode, errorCodes } from '../errors/codes.ts';
 import {
@@ -84,7 +85,10 @@ function toErrorAnswer(error: unknown): ErrorAnswer {
     return { code: mapped, message };
   }
   if (code && connectionErrorCodes.has(code)) {
-    return { code: 'CG_ERR_DEPENDENCY', message: 'a dependency is unreachable' };
+    return {
+      code: 'CG_ERR_DEPENDENCY',
+      message: databaseFailureWords(error) ?? 'a dependency is unreachable',
+    };
   }
   if (code === '23505') return { code: 'CG_ERR_CONFLICT', message: 'the record already exists' };
   const status = fastifyError?.statusCode;

@@ -34,7 +34,16 @@ Submissions (Stellar) follow the same rule. A submission that reached the networ
 is kept: the request answers with its \`txHash\`, the record stays PENDING, and the service submits the same
 envelope until the network has it; one that never gets there before its envelope expires (10 minutes) ends
 FAILED \`txTooLate\` and can no longer land. A 503 \`CG_ERR_STELLAR_UNREACHABLE\` on a submission means it
-did not reach the network, and sending again is safe.`;
+did not reach the network, and sending again is safe.
+
+Every wait on a dependency has a deadline, and past it the request answers 503 with the reason instead of
+hanging: a node or a Soroban RPC call, an SMTP server, and the database (connecting, a free connection, and
+each statement: \`CHAINGATE_DATABASE_TIMEOUT_SECONDS\`, 10 s by default; the message says "the database did
+not answer within 10 s"). A statement past its deadline closes its connection, so the database rolls its
+transaction back and a send answered so took no nonce and was not stored. The one exception is a database
+that stalls after it has committed but before it answers: that send is stored and goes out. A send made
+with a \`myReference\` can be looked up under \`/info/transaction/reference/{reference}\` before it is sent
+again.`;
 
 /** OpenAPI 3 generated from the route schemas, at `/openapi.json`, with Swagger UI at `/docs`. */
 export const openApiPlugin = fp(

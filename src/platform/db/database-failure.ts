@@ -1,0 +1,44 @@
+/**
+ * A failure of the PostgreSQL server, as the pooled store marks it: the error keeps pg's own code
+ * (a SQLSTATE, or a socket's ECONNREFUSED), and says which deadline passed when one did.
+ */
+export type DatabaseFailure = Error & { code?: string; dependency: 'database'; timeoutMs?: number };
+
+const DEADLINE_MESSAGES = [
+  'Query read timeout', // pg: a statement past its query_timeout
+  'timeout exceeded when trying to connect', // pg-pool: no free connection in time
+  'Connection terminated due to connection timeout', // pg: the server did not complete the start-up
+];
+
+/** pg's words for a connection that broke under a statement (the server stopped, the socket closed). */
+const BROKEN_CONNECTION = /^Connection terminated|^Client has encountered a connection error/;
+
+/**
+ * Marks an error of the pooled store. pg reports its deadlines and a broken connection without a code:
+ * they get ETIMEDOUT and ECONNRESET, so the error table answers 503, not 500.
+ */
+export function markDatabaseFailure(error: unknown, timeoutMs: number): unknown {
+  if (!(error instanceof Error)) return error;
+  const marked = Object.assign(error, { dependency: 'database' as const });
+  if ((error as { code?: unknown }).code) return marked;
+  if (DEADLINE_MESSAGES.some((text) => error.message.includes(text)))
+    Object.assign(marked, { code: 'ETIMEDOUT', timeoutMs });
+  else if (BROKEN_CONNECTION.test(error.message)) Object.assign(marked, { code: 'ECONNRESET' });
+  return marked;
+}
+
+export function isStatementTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === DEADLINE_MESSAGES[0];
+}
+
+/** What the client is told about a store that failed, or undefined for other errors. */
+export function databaseFailureWords(error: unknown): string | undefined {
+  const failure = error as Partial<DatabaseFailure> | undefined;
+  if (failure?.dependency !== 'database') return undefined;
+  if (failure.code === 'ETIMEDOUT' && failure.timeoutMs)
+    return `the database did not answer within ${failure.timeoutMs / 1000} s`;
+  if (failure.code === 'ECONNREFUSED') return 'the database refused the connection';
+  if (failure.code === '57P01' || failure.code === '57P03')
+    return 'the database is shutting down or starting';
+  return 'the database is unreachable';
+}
