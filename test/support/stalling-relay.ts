@@ -5,6 +5,12 @@ export type StallingRelay = {
   port: number;
   /** From now on the server's bytes are held back: to its clients, the server has stalled. */
   stall(): void;
+  /**
+   * Stalls right after a client's bytes holding `text` went through: the server gets them and acts on
+   * them, and its answer is held back (a COMMIT it carried out and never confirmed). With `following`,
+   * only on a connection that has sent `following` before (that transaction's COMMIT, not another's).
+   */
+  stallAfter(text: string, following?: string): void;
   /** Delivers what was held back and relays again. */
   resume(): void;
   /** Connections the relay has now (a client's, paired with one to the server). */
@@ -21,11 +27,28 @@ export type StallingRelay = {
 export async function startStallingRelay(target: { host: string; port: number }): Promise<StallingRelay> {
   const pairs = new Set<{ client: Socket; server: Socket }>();
   let stalled = false;
+  let trigger: { text: Buffer; following: Buffer | undefined } | undefined;
+  const stall = () => {
+    if (stalled) return;
+    stalled = true;
+    for (const { server } of pairs) {
+      server.unpipe();
+      server.pause();
+    }
+  };
   const relay = createServer((client) => {
     const server = connect(target.port, target.host);
     const pair = { client, server };
     pairs.add(pair);
-    client.pipe(server);
+    let armed = false;
+    client.on('data', (chunk: Buffer) => {
+      server.write(chunk);
+      if (!trigger) return;
+      if (chunk.includes(trigger.text) && (armed || !trigger.following)) {
+        trigger = undefined;
+        stall();
+      } else if (trigger.following && chunk.includes(trigger.following)) armed = true;
+    });
     if (stalled) server.pause();
     else server.pipe(client);
     const drop = () => {
@@ -39,13 +62,12 @@ export async function startStallingRelay(target: { host: string; port: number })
   await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
   return {
     port: (relay.address() as { port: number }).port,
-    stall: () => {
-      if (stalled) return;
-      stalled = true;
-      for (const { server } of pairs) {
-        server.unpipe();
-        server.pause();
-      }
+    stall,
+    stallAfter: (text, following) => {
+      trigger = {
+        text: Buffer.from(text),
+        following: following === undefined ? undefined : Buffer.from(following),
+      };
     },
     resume: () => {
       if (!stalled) return;

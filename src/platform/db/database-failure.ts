@@ -2,7 +2,13 @@
  * A failure of the PostgreSQL server, as the pooled store marks it: the error keeps pg's own code
  * (a SQLSTATE, or a socket's ECONNREFUSED), and says which deadline passed when one did.
  */
-export type DatabaseFailure = Error & { code?: string; dependency: 'database'; timeoutMs?: number };
+export type DatabaseFailure = Error & {
+  code?: string;
+  dependency: 'database';
+  timeoutMs?: number;
+  /** The failure came after COMMIT was sent: the server may have committed before it went silent. */
+  unansweredCommit?: boolean;
+};
 
 const DEADLINE_MESSAGES = [
   'Query read timeout', // pg: a statement past its query_timeout
@@ -27,6 +33,18 @@ export function markDatabaseFailure(error: unknown, timeoutMs: number): unknown 
   return marked;
 }
 
+/**
+ * Marks a failed COMMIT whose answer never came (a deadline, a broken connection): the server may have
+ * committed, so the client is told its request may have been saved. A refusal (a SQLSTATE such as a
+ * serialization failure) is an answer, and means nothing was saved.
+ */
+export function markUnansweredCommit(error: unknown): unknown {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (code === 'ETIMEDOUT' || code === 'ECONNRESET' || code === 'EPIPE')
+    Object.assign(error as object, { unansweredCommit: true });
+  return error;
+}
+
 export function isStatementTimeout(error: unknown): boolean {
   return error instanceof Error && error.message === DEADLINE_MESSAGES[0];
 }
@@ -35,6 +53,10 @@ export function isStatementTimeout(error: unknown): boolean {
 export function databaseFailureWords(error: unknown): string | undefined {
   const failure = error as Partial<DatabaseFailure> | undefined;
   if (failure?.dependency !== 'database') return undefined;
+  if (failure.unansweredCommit)
+    return failure.code === 'ETIMEDOUT'
+      ? `the database did not answer within ${(failure.timeoutMs ?? 0) / 1000} s when asked to commit, so the request may have been saved`
+      : 'the database connection broke when asked to commit, so the request may have been saved';
   if (failure.code === 'ETIMEDOUT' && failure.timeoutMs)
     return `the database did not answer within ${failure.timeoutMs / 1000} s`;
   if (failure.code === 'ECONNREFUSED') return 'the database refused the connection';

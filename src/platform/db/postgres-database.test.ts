@@ -34,9 +34,18 @@ describe('openPostgresDatabase deadlines', () => {
 
   it('gives up waiting for a free connection while every one is held', async () => {
     const url = await createDatabase(inject('postgresUrl'));
-    const db = await openPostgresDatabase(url, { maxConnections: 1, timeoutMs: 300 });
+    const db = await openPostgresDatabase(url, { maxConnections: 1, timeoutMs: 1_000 });
     let release = () => {};
-    const held = db.transaction(() => new Promise<void>((resolve) => (release = resolve)));
+    let holding = () => {};
+    const connectionHeld = new Promise<void>((resolve) => (holding = resolve));
+    const held = db.transaction(
+      () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+          holding();
+        }),
+    );
+    await connectionHeld;
     try {
       const failure = await db.query('SELECT 1').catch((error: unknown) => error);
       expect(failure).toMatchObject({ code: 'ETIMEDOUT' });
@@ -50,13 +59,13 @@ describe('openPostgresDatabase deadlines', () => {
 
   it('gives up on a statement the server stalls under, and reconnects once it answers again', async () => {
     const { url, relay } = await relayedDatabase();
-    const db = await openPostgresDatabase(url, { maxConnections: 1, timeoutMs: 300 });
+    const db = await openPostgresDatabase(url, { maxConnections: 1, timeoutMs: 1_000 });
     try {
       expect(await db.query<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }]);
       relay.stall();
       const failure = await db.query('SELECT 2').catch((error: unknown) => error);
       expect(failure).toMatchObject({ code: 'ETIMEDOUT', dependency: 'database' });
-      expect(databaseFailureWords(failure)).toBe('the database did not answer within 0.3 s');
+      expect(databaseFailureWords(failure)).toBe('the database did not answer within 1 s');
       relay.resume();
       // The stalled connection was closed, not handed to the next statement behind the stuck one.
       expect(await db.query<{ three: number }>('SELECT 3 AS three')).toEqual([{ three: 3 }]);
@@ -68,7 +77,7 @@ describe('openPostgresDatabase deadlines', () => {
 
   it('gives up on a transaction the server stalls under, and frees its connection', async () => {
     const { url, relay } = await relayedDatabase();
-    const db = await openPostgresDatabase(url, { maxConnections: 1, timeoutMs: 300 });
+    const db = await openPostgresDatabase(url, { maxConnections: 1, timeoutMs: 1_000 });
     try {
       await db.query('CREATE TABLE notes (body text)');
       const failure = await db
@@ -88,19 +97,44 @@ describe('openPostgresDatabase deadlines', () => {
     }
   });
 
+  it('says that a transaction may have been saved when its COMMIT got no answer, as it may', async () => {
+    const { url, relay } = await relayedDatabase();
+    const db = await openPostgresDatabase(url, { timeoutMs: 1_000 });
+    try {
+      await db.query('CREATE TABLE notes (body text)');
+      relay.stallAfter('COMMIT');
+      const failure = await db
+        .transaction((tx) => tx.query("INSERT INTO notes VALUES ('committed, never confirmed')"))
+        .catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'ETIMEDOUT', unansweredCommit: true });
+      expect(databaseFailureWords(failure)).toBe(
+        'the database did not answer within 1 s when asked to commit, so the request may have been saved',
+      );
+      relay.resume();
+      expect(await db.query('SELECT body FROM notes')).toEqual([{ body: 'committed, never confirmed' }]);
+    } finally {
+      await db.close();
+      await relay.close();
+    }
+  });
+
   it('gives up on a statement that waits for a lock another session keeps', async () => {
     const url = await createDatabase(inject('postgresUrl'));
-    const db = await openPostgresDatabase(url, { timeoutMs: 300 });
+    const db = await openPostgresDatabase(url, { timeoutMs: 1_000 });
     try {
       await db.query(
         "CREATE TABLE counters (name text PRIMARY KEY, value int); INSERT INTO counters VALUES ('a', 0)",
       );
       let release = () => {};
+      let locked = () => {};
+      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
       const holder = db.transaction(async (tx) => {
         await tx.query("SELECT * FROM counters WHERE name = 'a' FOR UPDATE");
+        locked();
         await new Promise<void>((resolve) => (release = resolve));
         await tx.query("UPDATE counters SET value = 1 WHERE name = 'a'");
       });
+      await lockTaken;
       const failure = await db
         .transaction((tx) => tx.query("UPDATE counters SET value = 2 WHERE name = 'a'"))
         .catch((error: unknown) => error);

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { parseStoredJson } from '../json/lossless-json.ts';
 import type { Database, Queryable } from './database.ts';
-import { isStatementTimeout, markDatabaseFailure } from './database-failure.ts';
+import { isStatementTimeout, markDatabaseFailure, markUnansweredCommit } from './database-failure.ts';
 
 const JSON_OID = 114;
 const JSONB_OID = 3802;
@@ -73,7 +73,9 @@ export async function openPostgresDatabase(
         await query(connection, 'BEGIN', undefined, deadlineMs);
         const scoped: Queryable = { query: (sql, params) => query(connection, sql, params, deadlineMs) };
         const result = await work(scoped);
-        await query(connection, 'COMMIT', undefined, deadlineMs);
+        await query(connection, 'COMMIT', undefined, deadlineMs).catch((error: unknown) =>
+          Promise.reject(markUnansweredCommit(error)),
+        );
         return result;
       } catch (error) {
         broken = isStatementTimeout(error) ? error : undefined;

@@ -41,9 +41,9 @@ hanging: a node or a Soroban RPC call, an SMTP server, and the database (connect
 each statement: \`CHAINGATE_DATABASE_TIMEOUT_SECONDS\`, 10 s by default; the message says "the database did
 not answer within 10 s"). A statement past its deadline closes its connection, so the database rolls its
 transaction back and a send answered so took no nonce and was not stored. The one exception is a database
-that stalls after it has committed but before it answers: that send is stored and goes out. A send made
-with a \`myReference\` can be looked up under \`/info/transaction/reference/{reference}\` before it is sent
-again.`;
+that stalls after it has committed but before it answers: that send is stored and goes out, and the message
+says "…when asked to commit, so the request may have been saved". A send made with a \`myReference\` can
+be looked up under \`/info/transaction/reference/{reference}\` before it is sent again.`;
 
 /** OpenAPI 3 generated from the route schemas, at `/openapi.json`, with Swagger UI at `/docs`. */
 export const openApiPlugin = fp(
