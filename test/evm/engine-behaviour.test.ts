@@ -1,7 +1,7 @@
 import { createPublicClient, http } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, deployErc20, waitForFinalStatus } from '../support/api-client.ts';
+import { apiClient, deployErc20, transferToken, waitForFinalStatus } from '../support/api-client.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 let service: TestService;
@@ -18,14 +18,7 @@ async function resumeMining() {
   await chain.request({ method: 'evm_setIntervalMining' as never, params: [1] as never });
 }
 const transfer = (extra: Record<string, unknown> = {}) =>
-  call('POST', '/core/v1/evm/transact/mutable', {
-    contractAddress: token,
-    sender: service.credentials.sender,
-    blockchainNetwork: 31337,
-    method: 'transfer',
-    params: [recipient, 1],
-    ...extra,
-  });
+  transferToken(call, { token, sender: service.credentials.sender, recipient }, extra);
 
 beforeAll(async () => {
   service = await startTestService({ CHAINGATE_STUCK_AFTER_SECONDS: '2' });

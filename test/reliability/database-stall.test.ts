@@ -1,41 +1,55 @@
-import { expect, inject, it } from 'vitest';
-import { apiClient, deployErc20, waitForFinalStatus } from '../support/api-client.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiClient, deployErc20, transferToken, waitForFinalStatus } from '../support/api-client.ts';
 import { createDatabase } from '../support/postgres-server.ts';
-import { startTestService } from '../support/service.ts';
-import { startStallingRelay } from '../support/stalling-relay.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+import { type StallingRelay, startStallingRelay } from '../support/stalling-relay.ts';
 
 // A PostgreSQL server that takes statements and answers nothing (a hung disk, a lock held by a stuck
 // session) held every request that reached it, for as long as it stalled. Each statement has a deadline
-// now: the request answers 503 with the reason, the statement's transaction is rolled back, and once
-// the server answers again the service goes on where it was, with no nonce skipped or used twice.
-it('answers 503 while its PostgreSQL server stalls, and goes on without a gap once it answers', {
-  timeout: 120_000,
-}, async () => {
+// now, and once the server answers again the service goes on where it was, with no nonce skipped or
+// used twice. The service reaches its server through a relay that can hold the server's answers back.
+let relay: StallingRelay;
+let service: TestService;
+let call: ReturnType<typeof apiClient>;
+let token: string;
+
+beforeAll(async () => {
   const url = new URL(await createDatabase(inject('postgresUrl')));
-  const relay = await startStallingRelay({ host: url.hostname, port: Number(url.port) });
+  relay = await startStallingRelay({ host: url.hostname, port: Number(url.port) });
   url.hostname = '127.0.0.1';
   url.port = String(relay.port);
-  const service = await startTestService({
+  service = await startTestService({
     DATABASE_URL: url.toString(),
     CHAINGATE_DATABASE_TIMEOUT_SECONDS: '2',
     CHAINGATE_SOROBAN: '0',
   });
-  try {
-    const call = apiClient(service.url, service.auth);
-    const sender = service.credentials.sender;
-    const token = await deployErc20(call, sender, ['Stall', 'STL', 1000]);
-    const transfer = (extra: Record<string, unknown> = {}) =>
-      call('POST', '/core/v1/evm/transact/mutable', {
-        contractAddress: token,
-        sender,
-        blockchainNetwork: 31337,
-        method: 'transfer',
-        params: ['0x000000000000000000000000000000000000dEaD', 1],
-        ...extra,
-      });
+  call = apiClient(service.url, service.auth);
+  token = await deployErc20(call, service.credentials.sender, ['Stall', 'STL', 1000]);
+});
+afterAll(async () => {
+  relay?.resume();
+  await service?.close();
+  await relay?.close();
+});
+
+const transfer = (extra: Record<string, unknown> = {}) =>
+  transferToken(
+    call,
+    { token, sender: service.credentials.sender, recipient: '0x000000000000000000000000000000000000dEaD' },
+    extra,
+  );
+
+/** A transfer that must be accepted: its nonce. */
+async function acceptedNonce(): Promise<number> {
+  const sent = await transfer();
+  expect(sent.status, sent.text).toBe(201);
+  return sent.body.nonce;
+}
+
+describe('a PostgreSQL server that stalls', { timeout: 60_000 }, () => {
+  it('answers 503 with the reason, and sends on without a gap once the server answers', async () => {
     const before = await transfer();
     expect(before.status).toBe(201);
-
     relay.stall();
     for (const answer of [
       await transfer(),
@@ -51,15 +65,17 @@ it('answers 503 while its PostgreSQL server stalls, and goes on without a gap on
     // The tracker's own reads failed meanwhile too; it keeps going once the server answers.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     relay.resume();
-
     const after = await transfer();
     expect(after.status).toBe(201);
     expect(after.body.nonce).toBe(before.body.nonce + 1);
     expect((await waitForFinalStatus(call, before.body.txHash)).status).toBe('confirmed');
     expect((await waitForFinalStatus(call, after.body.txHash)).status).toBe('confirmed');
+  });
 
-    // The one case a 503 cannot say "not stored": the server carried out the send's COMMIT and its
-    // answer never came. The message says so, and the stored send goes out under its nonce.
+  // The one case a 503 cannot say "not stored": the server carried out the send's COMMIT and its answer
+  // never came. The message says so, and the stored send goes out under its nonce.
+  it('says that a send may have been saved when its COMMIT got no answer, and it goes out', async () => {
+    const before = await acceptedNonce();
     relay.stallAfter('COMMIT', 'unconfirmedCommit');
     const unsure = await transfer({ myReference: 'unconfirmedCommit' });
     expect(unsure.status).toBe(503);
@@ -70,14 +86,21 @@ it('answers 503 while its PostgreSQL server stalls, and goes on without a gap on
     });
     relay.resume();
     const stored = await call('GET', '/core/v1/evm/info/transaction/reference/unconfirmedCommit');
-    expect(stored.body.info).toEqual([expect.objectContaining({ nonce: after.body.nonce + 1 })]);
+    expect(stored.body.info).toEqual([expect.objectContaining({ nonce: before + 1 })]);
     expect((await waitForFinalStatus(call, stored.body.info[0].txHash)).status).toBe('confirmed');
-    const last = await transfer();
-    expect(last.status).toBe(201);
-    expect(last.body.nonce).toBe(after.body.nonce + 2);
-  } finally {
+    expect(await acceptedNonce()).toBe(before + 2);
+  });
+
+  // The node took the send and the store then failed to record that: the send was stored before it went
+  // out, so it is answered 201 (an error would invite the client to pay twice) and the engine finishes it.
+  it('answers 201 for a send the node took when the store then fails to record it', async () => {
+    const before = await acceptedNonce();
+    relay.stallAt('last_broadcast_at');
+    const unrecorded = await transfer();
+    expect(unrecorded.status, unrecorded.text).toBe(201);
+    expect(unrecorded.body.nonce).toBe(before + 1);
     relay.resume();
-    await service.close();
-    await relay.close();
-  }
+    expect((await waitForFinalStatus(call, unrecorded.body.txHash)).status).toBe('confirmed');
+    expect(await acceptedNonce()).toBe(before + 2);
+  });
 });

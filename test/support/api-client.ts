@@ -124,3 +124,19 @@ export async function deployErc20(
   if (final.status !== 'confirmed') throw new Error(`ERC20 deploy ended ${final.status}`);
   return deploy.body.contractAddress;
 }
+
+/** POSTs an ERC-20 transfer of `amount` (default 1) on the devnet; answers the API's answer as is. */
+export function transferToken(
+  call: ReturnType<typeof apiClient>,
+  transfer: { token: string; sender: string; recipient: string; amount?: number | string },
+  extra: Record<string, unknown> = {},
+): Promise<ApiAnswer> {
+  return call('POST', '/core/v1/evm/transact/mutable', {
+    contractAddress: transfer.token,
+    sender: transfer.sender,
+    blockchainNetwork: 31337,
+    method: 'transfer',
+    params: [transfer.recipient, transfer.amount ?? 1],
+    ...extra,
+  });
+}

@@ -11,10 +11,10 @@ export type StallingRelay = {
    * only on a connection that has sent `following` before (that transaction's COMMIT, not another's).
    */
   stallAfter(text: string, following?: string): void;
+  /** Stalls on a client's bytes holding `text`, and keeps them: the server never gets that statement. */
+  stallAt(text: string): void;
   /** Delivers what was held back and relays again. */
   resume(): void;
-  /** Connections the relay has now (a client's, paired with one to the server). */
-  openConnections(): number;
   close(): Promise<void>;
 };
 
@@ -27,7 +27,7 @@ export type StallingRelay = {
 export async function startStallingRelay(target: { host: string; port: number }): Promise<StallingRelay> {
   const pairs = new Set<{ client: Socket; server: Socket }>();
   let stalled = false;
-  let trigger: { text: Buffer; following: Buffer | undefined } | undefined;
+  let trigger: { text: Buffer; following: Buffer | undefined; withhold: boolean } | undefined;
   const stall = () => {
     if (stalled) return;
     stalled = true;
@@ -41,13 +41,15 @@ export async function startStallingRelay(target: { host: string; port: number })
     const pair = { client, server };
     pairs.add(pair);
     let armed = false;
+    let withheld = false;
     client.on('data', (chunk: Buffer) => {
-      server.write(chunk);
-      if (!trigger) return;
-      if (chunk.includes(trigger.text) && (armed || !trigger.following)) {
+      if (trigger && chunk.includes(trigger.text) && (armed || !trigger.following)) {
+        withheld = trigger.withhold;
         trigger = undefined;
         stall();
-      } else if (trigger.following && chunk.includes(trigger.following)) armed = true;
+      } else if (trigger?.following && chunk.includes(trigger.following)) armed = true;
+      // A connection whose statement was kept from the server sends nothing more (its client gives up).
+      if (!withheld) server.write(chunk);
     });
     if (stalled) server.pause();
     else server.pipe(client);
@@ -67,7 +69,11 @@ export async function startStallingRelay(target: { host: string; port: number })
       trigger = {
         text: Buffer.from(text),
         following: following === undefined ? undefined : Buffer.from(following),
+        withhold: false,
       };
+    },
+    stallAt: (text) => {
+      trigger = { text: Buffer.from(text), following: undefined, withhold: true };
     },
     resume: () => {
       if (!stalled) return;
@@ -77,7 +83,6 @@ export async function startStallingRelay(target: { host: string; port: number })
         server.resume();
       }
     },
-    openConnections: () => pairs.size,
     close: async () => {
       for (const { client, server } of pairs) {
         client.destroy();

@@ -4,6 +4,7 @@ import { type Address, getContractAddress, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { signEip1559 } from '../../platform/custody/evm-account.ts';
 import type { Database, Queryable } from '../../platform/db/database.ts';
+import { databaseFailureWords, isDatabaseFailure } from '../../platform/db/database-failure.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { insertDeployedContracts, moveDeployedContract } from '../contracts/evm-contracts.repository.ts';
@@ -224,125 +225,148 @@ export async function submitTransaction(
     await context.marks.accepted(record.id);
     return answer(fields);
   };
-  for (let attempt = 0; ; attempt++) {
-    let outcome: ReturnType<typeof classifyBroadcastError>;
-    try {
-      await network.client.request({ method: 'eth_sendRawTransaction', params: [signed.rawTx] });
-      outcome = { kind: 'accepted' };
-    } catch (error) {
-      outcome = classifyBroadcastError(error);
-    }
-    const row = { id: record.id, chain_id: network.chainId, sender, nonce: signed.nonce.toString() };
-    switch (outcome.kind) {
-      case 'accepted':
-        return accepted(signed);
-      case 'nonceTooLow': {
-        // Our own transaction may hold the nonce already (re-sent after a "nonce too high", or by the
-        // engine): then it is accepted, and signing it again under a new nonce would send it twice.
-        const known = await nodeKnows(network, signed.txHash);
-        if (known) return accepted(signed);
-        if (known === undefined) {
-          // Nobody can say whether this very transaction took the nonce: signing it again under the
-          // next would then send it twice. It is kept under its nonce, as an unanswered broadcast is;
-          // the engine finds its receipt, or ends it ERROR_NONCE_CONFLICT once the node says so.
-          context.logger.warn(
-            { chainId: network.chainId, id: record.id, txHash: signed.txHash },
-            'nonce too low, and the node did not say whether this transaction took it: kept',
-          );
-          return answer(signed);
+  /** Broadcasts, and records the node's answer; again on a nonce the node refused as used. */
+  const settle = async (): Promise<SubmitTransactionReturnType> => {
+    for (let attempt = 0; ; attempt++) {
+      let outcome: ReturnType<typeof classifyBroadcastError>;
+      try {
+        await network.client.request({ method: 'eth_sendRawTransaction', params: [signed.rawTx] });
+        outcome = { kind: 'accepted' };
+      } catch (error) {
+        outcome = classifyBroadcastError(error);
+      }
+      const row = { id: record.id, chain_id: network.chainId, sender, nonce: signed.nonce.toString() };
+      switch (outcome.kind) {
+        case 'accepted':
+          return accepted(signed);
+        case 'nonceTooLow': {
+          // Our own transaction may hold the nonce already (re-sent after a "nonce too high", or by the
+          // engine): then it is accepted, and signing it again under a new nonce would send it twice.
+          const known = await nodeKnows(network, signed.txHash);
+          if (known) return accepted(signed);
+          if (known === undefined) {
+            // Nobody can say whether this very transaction took the nonce: signing it again under the
+            // next would then send it twice. It is kept under its nonce, as an unanswered broadcast is;
+            // the engine finds its receipt, or ends it ERROR_NONCE_CONFLICT once the node says so.
+            context.logger.warn(
+              { chainId: network.chainId, id: record.id, txHash: signed.txHash },
+              'nonce too low, and the node did not say whether this transaction took it: kept',
+            );
+            return answer(signed);
+          }
+          // Someone else used this key, or the store lags the chain: move forward and sign again.
+          if (attempt >= 3 || parameters.nonce !== undefined) {
+            await failSignedTransaction(
+              context.db,
+              { ...row, nonce: null },
+              { code: 'ERROR_NONCE_CONFLICT', message: `nonce ${signed.nonce} is already used on chain` },
+            );
+            throw new ChaingateError(
+              'ERROR_NONCE_CONFLICT',
+              `nonce ${signed.nonce} is already used on chain`,
+            );
+          }
+          const chainNonce = await network.client.getTransactionCount({
+            address: account.address,
+            blockTag: 'pending',
+          });
+          await resyncNonce(context.db, network.chainId, sender, chainNonce);
+          signed = await context.db.transaction(async (tx) => {
+            const nonce = await allocateNonce(tx, network.chainId, sender);
+            if (parameters.kind === 'deploy')
+              record.contractAddress = getContractAddress({ from: account.address, nonce });
+            const fields = await sign(parameters, nonce);
+            if (record.contractAddress) {
+              await setContractAddress(tx, record.id, record.contractAddress);
+              await moveDeployedContract(tx, record.id, record.contractAddress);
+            }
+            await replaceCurrentAttempt(tx, record.id, fields);
+            return fields;
+          });
+          continue;
         }
-        // Someone else used this key, or the store lags the chain: move forward and sign again.
-        if (attempt >= 3 || parameters.nonce !== undefined) {
+        case 'nonceTooHigh': {
+          if (attempt < NONCE_TOO_HIGH_RETRIES && parameters.nonce === undefined) {
+            await resendEarlierNonces(context.db, network, account.address, signed.nonce);
+            await sleep(50 * 2 ** attempt);
+            continue;
+          }
+          // Still refused: the nonce goes back to the gaps (re-used by the next send, else filled).
+          await failSignedTransaction(context.db, row, {
+            code: 'ERROR_NONCE_TOO_HIGH',
+            message: `the node refused nonce ${signed.nonce} as too high`,
+          });
+          throw new ChaingateError(
+            'ERROR_NONCE_TOO_HIGH',
+            `the node of network ${network.chainId} refuses nonce ${signed.nonce} as too high: it is missing an earlier transaction of ${account.address}; retry shortly`,
+          );
+        }
+        case 'insufficientFunds':
+          await failSignedTransaction(context.db, row, {
+            code: 'ERROR_INSUFICIENT_FUNDS',
+            message: outcome.message,
+          });
+          throw insufficientFunds();
+        case 'underpriced':
           await failSignedTransaction(
             context.db,
             { ...row, nonce: null },
-            { code: 'ERROR_NONCE_CONFLICT', message: `nonce ${signed.nonce} is already used on chain` },
+            {
+              code: 'ERROR_REPLACEMENT_UNDERPRICED',
+              message: 'replacement transaction underpriced: raise gasPrice/priorityFee',
+            },
           );
-          throw new ChaingateError('ERROR_NONCE_CONFLICT', `nonce ${signed.nonce} is already used on chain`);
-        }
-        const chainNonce = await network.client.getTransactionCount({
-          address: account.address,
-          blockTag: 'pending',
-        });
-        await resyncNonce(context.db, network.chainId, sender, chainNonce);
-        signed = await context.db.transaction(async (tx) => {
-          const nonce = await allocateNonce(tx, network.chainId, sender);
-          if (parameters.kind === 'deploy')
-            record.contractAddress = getContractAddress({ from: account.address, nonce });
-          const fields = await sign(parameters, nonce);
-          if (record.contractAddress) {
-            await setContractAddress(tx, record.id, record.contractAddress);
-            await moveDeployedContract(tx, record.id, record.contractAddress);
-          }
-          await replaceCurrentAttempt(tx, record.id, fields);
-          return fields;
-        });
-        continue;
+          throw new ChaingateError(
+            'ERROR_REPLACEMENT_UNDERPRICED',
+            'replacement transaction underpriced: raise gasPrice/priorityFee above the pending transaction',
+          );
+        case 'unanswered':
+          // The request went out and no answer came: the node may hold the transaction, and may mine it.
+          // Failing it would free its nonce for another transaction and tell the client to send again,
+          // which pays twice. It stays signed under its nonce, as after a crash mid-send, and the engine
+          // gives the node the same bytes until the chain has them (or refuses them for good).
+          context.logger.warn(
+            { chainId: network.chainId, id: record.id, txHash: signed.txHash, reason: outcome.message },
+            'broadcast unanswered: the engine sends the stored transaction again',
+          );
+          return answer(signed);
+        case 'unreachable':
+          await failSignedTransaction(context.db, row, {
+            code: 'ERROR_NODE_UNREACHABLE',
+            message: outcome.message,
+          });
+          throw nodeUnreachable(network.chainId, outcome.cause);
+        case 'rateLimited':
+          // Refused before the node took it: the nonce goes back to the gaps, like an unreachable node's.
+          await failSignedTransaction(context.db, row, {
+            code: 'CG_ERR_DEPENDENCY',
+            message: outcome.message,
+          });
+          throw nodeRateLimited(network.chainId, outcome.message);
+        case 'rejected':
+          await failSignedTransaction(context.db, row, {
+            code: 'ERROR_REJECTED_BY_NODE',
+            message: outcome.message,
+          });
+          throw new ChaingateError(
+            'ERROR_REJECTED_BY_NODE',
+            `the node rejected the transaction: ${outcome.message}`,
+          );
       }
-      case 'nonceTooHigh': {
-        if (attempt < NONCE_TOO_HIGH_RETRIES && parameters.nonce === undefined) {
-          await resendEarlierNonces(context.db, network, account.address, signed.nonce);
-          await sleep(50 * 2 ** attempt);
-          continue;
-        }
-        // Still refused: the nonce goes back to the gaps (re-used by the next send, else filled).
-        await failSignedTransaction(context.db, row, {
-          code: 'ERROR_NONCE_TOO_HIGH',
-          message: `the node refused nonce ${signed.nonce} as too high`,
-        });
-        throw new ChaingateError(
-          'ERROR_NONCE_TOO_HIGH',
-          `the node of network ${network.chainId} refuses nonce ${signed.nonce} as too high: it is missing an earlier transaction of ${account.address}; retry shortly`,
-        );
-      }
-      case 'insufficientFunds':
-        await failSignedTransaction(context.db, row, {
-          code: 'ERROR_INSUFICIENT_FUNDS',
-          message: outcome.message,
-        });
-        throw insufficientFunds();
-      case 'underpriced':
-        await failSignedTransaction(
-          context.db,
-          { ...row, nonce: null },
-          {
-            code: 'ERROR_REPLACEMENT_UNDERPRICED',
-            message: 'replacement transaction underpriced: raise gasPrice/priorityFee',
-          },
-        );
-        throw new ChaingateError(
-          'ERROR_REPLACEMENT_UNDERPRICED',
-          'replacement transaction underpriced: raise gasPrice/priorityFee above the pending transaction',
-        );
-      case 'unanswered':
-        // The request went out and no answer came: the node may hold the transaction, and may mine it.
-        // Failing it would free its nonce for another transaction and tell the client to send again,
-        // which pays twice. It stays signed under its nonce, as after a crash mid-send, and the engine
-        // gives the node the same bytes until the chain has them (or refuses them for good).
-        context.logger.warn(
-          { chainId: network.chainId, id: record.id, txHash: signed.txHash, reason: outcome.message },
-          'broadcast unanswered: the engine sends the stored transaction again',
-        );
-        return answer(signed);
-      case 'unreachable':
-        await failSignedTransaction(context.db, row, {
-          code: 'ERROR_NODE_UNREACHABLE',
-          message: outcome.message,
-        });
-        throw nodeUnreachable(network.chainId, outcome.cause);
-      case 'rateLimited':
-        // Refused before the node took it: the nonce goes back to the gaps, like an unreachable node's.
-        await failSignedTransaction(context.db, row, { code: 'CG_ERR_DEPENDENCY', message: outcome.message });
-        throw nodeRateLimited(network.chainId, outcome.message);
-      case 'rejected':
-        await failSignedTransaction(context.db, row, {
-          code: 'ERROR_REJECTED_BY_NODE',
-          message: outcome.message,
-        });
-        throw new ChaingateError(
-          'ERROR_REJECTED_BY_NODE',
-          `the node rejected the transaction: ${outcome.message}`,
-        );
     }
+  };
+  try {
+    return await settle();
+  } catch (error) {
+    if (!isDatabaseFailure(error)) throw error;
+    // The signed transaction was stored before it went out: a store that fails now (while recording
+    // the node's answer, or re-signing) leaves it signed, and the engine gives it to the node again
+    // as after a crash. An error here would invite the client to send again and pay twice, so it is
+    // answered with its hash (201), and its record says how it ends.
+    context.logger.warn(
+      { chainId: network.chainId, id: record.id, txHash: signed.txHash, reason: databaseFailureWords(error) },
+      'the store failed after the send was stored: the engine sends it again',
+    );
+    return answer(signed);
   }
 }

@@ -113,22 +113,23 @@ export async function markBroadcast(db: Queryable, id: string, accepted: boolean
   await markBroadcastMany(db, [id], accepted);
 }
 
-/** Moves a signed transaction to `error` and returns its nonce to the gap pool, in one transaction. */
+/**
+ * Moves a signed transaction to `error` and returns its nonce to the gap pool, in one statement: a
+ * store that fails between two would leave the record failed and its nonce held by nobody.
+ */
 export async function failSignedTransaction(
   db: Queryable,
   row: { id: string; chain_id: number; sender: string; nonce: string | null },
   error: { code: string; message: string },
 ): Promise<void> {
   await db.query(
-    `UPDATE evm_transactions SET state = 'error', error_code = $2, error_message = $3 WHERE id = $1`,
-    [row.id, error.code, error.message.slice(0, 2000)],
+    `WITH failed AS (
+       UPDATE evm_transactions SET state = 'error', error_code = $2, error_message = $3 WHERE id = $1 RETURNING id)
+     INSERT INTO evm_nonce_gaps (chain_id, address, nonce)
+     SELECT $4, $5, $6::bigint FROM failed WHERE $6::bigint IS NOT NULL
+     ON CONFLICT DO NOTHING`,
+    [row.id, error.code, error.message.slice(0, 2000), row.chain_id, row.sender, row.nonce],
   );
-  if (row.nonce !== null) {
-    await db.query(
-      'INSERT INTO evm_nonce_gaps (chain_id, address, nonce) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-      [row.chain_id, row.sender, row.nonce],
-    );
-  }
 }
 
 export async function replaceCurrentAttempt(db: Queryable, id: string, signed: SignedFields): Promise<void> {

@@ -45,6 +45,11 @@ export function markUnansweredCommit(error: unknown): unknown {
   return error;
 }
 
+/** An error of the PostgreSQL store (pg's), whatever it was: a deadline, a broken connection, a SQLSTATE. */
+export function isDatabaseFailure(error: unknown): error is DatabaseFailure {
+  return (error as Partial<DatabaseFailure> | undefined)?.dependency === 'database';
+}
+
 export function isStatementTimeout(error: unknown): boolean {
   return error instanceof Error && error.message === DEADLINE_MESSAGES[0];
 }
