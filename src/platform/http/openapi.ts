@@ -40,7 +40,9 @@ Every wait on a dependency has a deadline, and past it the request answers 503 w
 hanging: a node or a Soroban RPC call, an SMTP server, and the database (connecting, a free connection, and
 each statement: \`CHAINGATE_DATABASE_TIMEOUT_SECONDS\`, 10 s by default; the message says "the database did
 not answer within 10 s"). A statement past its deadline closes its connection, so the database rolls its
-transaction back and a send answered so took no nonce and was not stored. The one exception is a database
+transaction back and a send answered so took no nonce and was not stored. A send whose transaction was
+stored and then given to the node answers 201 with its hash even when the database fails after that: the
+engine finishes it, and its record says how it ends. The one exception is a database
 that stalls after it has committed but before it answers: that send is stored and goes out, and the message
 says "…when asked to commit, so the request may have been saved". A send made with a \`myReference\` can
 be looked up under \`/info/transaction/reference/{reference}\` before it is sent again.`;
