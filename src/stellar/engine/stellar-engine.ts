@@ -2,11 +2,12 @@ import type { StellarAccountRow } from '../../platform/custody/stellar-accounts.
 import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { type PollLoop, startPollLoop } from '../../platform/scheduling/poll-loop.ts';
+import type { SubmittedTransaction } from './lane-entries.ts';
 import type { PreparedTransaction } from './prepared-transaction.ts';
 import { RecordWatch } from './record-watch.ts';
 import { type SpecResolver, StellarTracker } from './stellar-tracker.ts';
 import { findTransactionById } from './stellar-transactions.repository.ts';
-import { SubmissionLanes, type SubmittedTransaction } from './submission-lanes.ts';
+import { SubmissionLanes } from './submission-lanes.ts';
 import type { StellarTransactionRow } from './transaction-record.ts';
 
 export type StellarEngineOptions = {

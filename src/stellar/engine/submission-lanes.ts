@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Keypair } from '@stellar/stellar-sdk';
-import type { FastifyBaseLogger } from 'fastify';
-import type { KeyVault } from '../../platform/custody/key-vault.ts';
 import {
   allocateSequences,
   findStellarAccount,
@@ -11,20 +9,24 @@ import {
   seedNextSequence,
 } from '../../platform/custody/stellar-accounts.repository.ts';
 import { unsealStellarKey } from '../../platform/custody/stellar-keys.ts';
-import type { Database } from '../../platform/db/database.ts';
+import { databaseFailureWords, isDatabaseFailure } from '../../platform/db/database-failure.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts';
 import { KeyedGroups } from '../../platform/scheduling/keyed-groups.ts';
 import { insertDeployedContracts } from '../contracts/stellar-contracts.repository.ts';
 import { readAccount } from '../network/ledger-entries.ts';
-import { notSubmitted, refusal, sequenceRefused } from './lane-errors.ts';
 import {
-  INCLUSION_FEE,
-  type PreparedTransaction,
-  type SignedEnvelope,
-  signEnvelope,
-} from './prepared-transaction.ts';
-import type { RecordWatch } from './record-watch.ts';
+  type Entry,
+  held,
+  type LaneContext,
+  type LaneResult,
+  type NewItem,
+  type SendMode,
+  type SigningFields,
+  type SubmittedTransaction,
+} from './lane-entries.ts';
+import { notSubmitted, refusal, sequenceRefused } from './lane-errors.ts';
+import { INCLUSION_FEE, type PreparedTransaction, signEnvelope } from './prepared-transaction.ts';
 import { submitEnvelope } from './send-outcome.ts';
 import {
   insertSignedTransactions,
@@ -40,41 +42,6 @@ import {
 
 /** Times a group is signed again under fresh sequence numbers before its requests give up. */
 const MAX_RESIGN_ROUNDS = 3;
-
-type SigningFields = { operationXdr: string; sorobanDataXdr: string | null; inclusionFee: bigint };
-type Entry = { id: string; fields: SigningFields; signed: SignedEnvelope };
-type NewItem = {
-  network: StellarNetwork;
-  account: StellarAccountRow;
-  prepared: PreparedTransaction;
-  record: NewStellarTransaction;
-};
-
-export type SubmittedTransaction = {
-  id: string;
-  txHash: string;
-  sequence: bigint;
-  /** False when the network asked to try again later: the record is stored and the tracker submits it. */
-  accepted: boolean;
-};
-
-type LaneResult = ({ ok: true } & SubmittedTransaction) | { ok: false; error: ChaingateError };
-
-export type LaneContext = { db: Database; vault: KeyVault; watch: RecordWatch; logger: FastifyBaseLogger };
-
-/**
- * `new`: a request waits for the answer. A submission that may have reached the network without an
- * answer (a timeout, a dropped connection) is kept, as EVM sends are: the request is answered with its
- * hash, the record stays `signed`, and the tracker submits the same envelope until the network has it
- * or it expires (then it fails `txTooLate`, and cannot land). Failing it instead would tell the client
- * to send again while the first may still land: paid twice. A submission that surely did not reach
- * the network (a refused connection, an HTTP 4xx, a JSON-RPC error) is given up with a 503, and its
- * number is taken by the next. `resubmit`: the tracker's stored records, left as they are when the
- * network does not answer, to be tried again on a later tick.
- */
-type SendMode =
-  | { kind: 'new'; signer: Keypair }
-  | { kind: 'resubmit'; isGone: (txHash: string) => Promise<boolean> };
 
 /**
  * One lane per application account and network: transactions get consecutive sequence numbers from
@@ -193,7 +160,20 @@ export class SubmissionLanes {
         signed: envelope,
       }));
     });
-    const results = await this.#sendInOrder(network, row, entries, { kind: 'new', signer: keypair });
+    const results = new Map<string, LaneResult>();
+    try {
+      await this.#sendInOrder(network, row, entries, { kind: 'new', signer: keypair }, results);
+    } catch (error) {
+      if (!isDatabaseFailure(error)) throw error;
+      // The envelopes were stored before they went out: a store that fails now (while recording the
+      // network's answer) leaves them signed, and the tracker submits them again. An error would invite
+      // the clients to send again and pay twice, so the ones not answered yet are answered as kept.
+      this.context.logger.warn(
+        { networkId: network.networkId, reason: databaseFailureWords(error) },
+        'stellar: the store failed after the submissions were stored; the tracker submits them again',
+      );
+      for (const entry of entries) if (!results.has(entry.id)) results.set(entry.id, held(entry, false));
+    }
     return entries.map(
       (entry) =>
         results.get(entry.id) ?? {
@@ -222,22 +202,18 @@ export class SubmissionLanes {
     )) as StellarAccountRow;
   }
 
-  /** Submits `entries` in sequence order, signing the rest again when the network refuses a number. */
+  /**
+   * Submits `entries` in sequence order, signing the rest again when the network refuses a number. Each
+   * settled entry goes into `results` as soon as it is known.
+   */
   async #sendInOrder(
     network: StellarNetwork,
     account: StellarAccountRow,
     entries: Entry[],
     mode: SendMode,
+    results = new Map<string, LaneResult>(),
   ): Promise<Map<string, LaneResult>> {
     const { db, watch } = this.context;
-    const results = new Map<string, LaneResult>();
-    const ok = (entry: Entry, accepted: boolean): LaneResult => ({
-      ok: true,
-      id: entry.id,
-      txHash: entry.signed.txHash,
-      sequence: entry.signed.sequence,
-      accepted,
-    });
     const refuse = async (entry: Entry, code: string, error: ChaingateError) => {
       await markRefused(db, entry.id, { code, message: error.shortMessage });
       watch.notify(entry.id);
@@ -257,7 +233,7 @@ export class SubmissionLanes {
         }
         const rest = queue.slice(index);
         if (outcome.kind === 'tryAgainLater') {
-          for (const later of rest) results.set(later.id, ok(later, false));
+          for (const later of rest) results.set(later.id, held(later, false));
         } else if (outcome.kind === 'unreachable') {
           if (mode.kind === 'new' && outcome.maybeDelivered) {
             // Kept with the rest of the group (their numbers follow its number), as after
@@ -272,7 +248,7 @@ export class SubmissionLanes {
               },
               'stellar: a submission got no answer; it is kept and submitted again',
             );
-            for (const later of rest) results.set(later.id, ok(later, false));
+            for (const later of rest) results.set(later.id, held(later, false));
           } else if (mode.kind === 'new') {
             for (const later of rest)
               await refuse(later, 'CG_ERR_STELLAR_UNREACHABLE', notSubmitted(network, outcome.message));
@@ -300,7 +276,7 @@ export class SubmissionLanes {
         db,
         accepted.map((entry) => entry.id),
       );
-      for (const entry of accepted) results.set(entry.id, ok(entry, true));
+      for (const entry of accepted) results.set(entry.id, held(entry, true));
       if (retry.length > 0) {
         queue = retry;
         continue;

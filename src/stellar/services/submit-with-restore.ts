@@ -1,8 +1,8 @@
 import { Operation, type xdr } from '@stellar/stellar-sdk';
 import type { StellarAccountRow } from '../../platform/custody/stellar-accounts.repository.ts';
 import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts';
+import type { SubmittedTransaction } from '../engine/lane-entries.ts';
 import type { PreparedTransaction } from '../engine/prepared-transaction.ts';
-import type { SubmittedTransaction } from '../engine/submission-lanes.ts';
 import type { Simulation } from './simulate-operation.ts';
 import type { StellarContext } from './stellar-context.ts';
 
