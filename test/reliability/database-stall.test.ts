@@ -1,36 +1,25 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, deployErc20, transferToken, waitForFinalStatus } from '../support/api-client.ts';
-import { createDatabase } from '../support/postgres-server.ts';
-import { startTestService, type TestService } from '../support/service.ts';
-import { type StallingRelay, startStallingRelay } from '../support/stalling-relay.ts';
+import { startServiceOnStallingDatabase, type TestService } from '../support/service.ts';
+import type { StallingRelay } from '../support/stalling-relay.ts';
 
 // A PostgreSQL server that takes statements and answers nothing (a hung disk, a lock held by a stuck
 // session) held every request that reached it, for as long as it stalled. Each statement has a deadline
 // now, and once the server answers again the service goes on where it was, with no nonce skipped or
 // used twice. The service reaches its server through a relay that can hold the server's answers back.
+let stack: Awaited<ReturnType<typeof startServiceOnStallingDatabase>>;
 let relay: StallingRelay;
 let service: TestService;
 let call: ReturnType<typeof apiClient>;
 let token: string;
 
 beforeAll(async () => {
-  const url = new URL(await createDatabase(inject('postgresUrl')));
-  relay = await startStallingRelay({ host: url.hostname, port: Number(url.port) });
-  url.hostname = '127.0.0.1';
-  url.port = String(relay.port);
-  service = await startTestService({
-    DATABASE_URL: url.toString(),
-    CHAINGATE_DATABASE_TIMEOUT_SECONDS: '2',
-    CHAINGATE_SOROBAN: '0',
-  });
+  stack = await startServiceOnStallingDatabase({ CHAINGATE_SOROBAN: '0' });
+  ({ relay, service } = stack);
   call = apiClient(service.url, service.auth);
   token = await deployErc20(call, service.credentials.sender, ['Stall', 'STL', 1000]);
 });
-afterAll(async () => {
-  relay?.resume();
-  await service?.close();
-  await relay?.close();
-});
+afterAll(() => stack?.close());
 
 const transfer = (extra: Record<string, unknown> = {}) =>
   transferToken(

@@ -1,38 +1,23 @@
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient } from '../support/api-client.ts';
-import { createDatabase } from '../support/postgres-server.ts';
-import { startTestService, type TestService } from '../support/service.ts';
-import { type StallingRelay, startStallingRelay } from '../support/stalling-relay.ts';
+import { startServiceOnStallingDatabase } from '../support/service.ts';
 import { deployAndWait, invokeAndWait, LOCAL, savedId, waitForStellar } from './support/stellar-api.ts';
 import { behaviourWasm } from './support/test-contracts.ts';
 
 // The network took a submission, and the store then failed to record that (its server stalled): the
 // envelope was stored before it went out, so the request answers 200 with its hash, not a 503 that
 // invites the client to send again and pay twice, and the tracker finishes the record.
-let relay: StallingRelay;
-let service: TestService;
+let stack: Awaited<ReturnType<typeof startServiceOnStallingDatabase>>;
 
 beforeAll(async () => {
-  const url = new URL(await createDatabase(inject('postgresUrl')));
-  relay = await startStallingRelay({ host: url.hostname, port: Number(url.port) });
-  url.hostname = '127.0.0.1';
-  url.port = String(relay.port);
-  service = await startTestService({
-    DATABASE_URL: url.toString(),
-    CHAINGATE_DATABASE_TIMEOUT_SECONDS: '2',
-    CHAINGATE_DEVNET: '0',
-    LOG_LEVEL: 'error',
-  });
+  stack = await startServiceOnStallingDatabase({ CHAINGATE_DEVNET: '0', LOG_LEVEL: 'error' });
 });
-afterAll(async () => {
-  relay?.resume();
-  await service?.close();
-  await relay?.close();
-});
+afterAll(() => stack?.close());
 
 it('answers 200 for a submission the network took when the store then fails to record it', {
   timeout: 90_000,
 }, async () => {
+  const { service, relay } = stack;
   const call = apiClient(service.url, service.auth);
   const id = await savedId(service.url, service.auth, await behaviourWasm(), 'behaviour');
   const address = await deployAndWait(call, id);

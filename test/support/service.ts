@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Credentials } from '../../src/applications/first-start.ts';
 import { loadConfig } from '../../src/platform/config/config.ts';
 import { type RunningService, startService } from '../../src/service.ts';
+import { relayedDatabase } from './stalling-relay.ts';
 
 export type TestService = RunningService & {
   credentials: Credentials;
@@ -40,6 +41,28 @@ export async function startTestService(env: Record<string, string | undefined> =
     close: async (options = {}) => {
       await service.stop();
       if (!options.keepDataDir && !env.CHAINGATE_DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The service on a fresh PostgreSQL database it reaches through a relay that can stall the server's
+ * answers, with a 2 s deadline on the store's statements.
+ */
+export async function startServiceOnStallingDatabase(env: Record<string, string> = {}) {
+  const database = await relayedDatabase();
+  const service = await startTestService({
+    DATABASE_URL: database.url,
+    CHAINGATE_DATABASE_TIMEOUT_SECONDS: '2',
+    ...env,
+  });
+  return {
+    service,
+    relay: database.relay,
+    close: async () => {
+      database.relay.resume();
+      await service.close();
+      await database.relay.close();
     },
   };
 }

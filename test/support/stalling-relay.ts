@@ -1,4 +1,6 @@
 import { connect, createServer, type Socket } from 'node:net';
+import { inject } from 'vitest';
+import { createDatabase } from './postgres-server.ts';
 
 export type StallingRelay = {
   /** The relay's address on loopback, to put in place of the server's. */
@@ -91,4 +93,13 @@ export async function startStallingRelay(target: { host: string; port: number })
       await new Promise((resolve) => relay.close(resolve));
     },
   };
+}
+
+/** A fresh database on the test PostgreSQL server, and its URL through a relay that can stall it. */
+export async function relayedDatabase(): Promise<{ url: string; relay: StallingRelay }> {
+  const url = new URL(await createDatabase(inject('postgresUrl')));
+  const relay = await startStallingRelay({ host: url.hostname, port: Number(url.port) });
+  url.hostname = '127.0.0.1';
+  url.port = String(relay.port);
+  return { url: url.toString(), relay };
 }

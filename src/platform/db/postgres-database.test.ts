@@ -1,18 +1,9 @@
 import { describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../../../test/support/postgres-server.ts';
 import { startSilentServer } from '../../../test/support/silent-server.ts';
-import { startStallingRelay } from '../../../test/support/stalling-relay.ts';
+import { relayedDatabase } from '../../../test/support/stalling-relay.ts';
 import { databaseFailureWords } from './database-failure.ts';
 import { openPostgresDatabase } from './postgres-database.ts';
-
-/** A fresh database on the test server, reached through a relay that can stall the server's answers. */
-async function relayedDatabase() {
-  const url = new URL(await createDatabase(inject('postgresUrl')));
-  const relay = await startStallingRelay({ host: url.hostname, port: Number(url.port) });
-  url.hostname = '127.0.0.1';
-  url.port = String(relay.port);
-  return { url: url.toString(), relay };
-}
 
 // pg waits forever by default: for a new connection, for a free one, and for a statement's answer.
 // Each wait has a deadline now, and its error carries ETIMEDOUT, which the error table answers 503
