@@ -65,11 +65,12 @@ function estimationError(network: EvmNetwork, error: unknown, abis: Abi[]): Chai
     });
   }
   const outcome = classifyBroadcastError(error);
-  if (outcome.kind === 'insufficientFunds') return insufficientFunds(error);
   // An estimate sends nothing: a node that took the call and did not answer is simply unreachable.
   if (outcome.kind === 'unreachable' || outcome.kind === 'unanswered')
     return nodeUnreachable(network.chainId, error);
   if (outcome.kind === 'rateLimited') return nodeRateLimited(network.chainId, outcome.message, error);
+  // The EVM's failure before the sender's funds: a revert given only in words may well say
+  // "insufficient balance" (the token's balance, not the sender's ether).
   const failure = executionFailureMessage(error);
   if (failure !== undefined) {
     const message = /revert/i.test(failure)
@@ -77,6 +78,7 @@ function estimationError(network: EvmNetwork, error: unknown, abis: Abi[]): Chai
       : `gas estimation failed: ${quote(failure)}`;
     return new ChaingateError('ERROR_EXECUTION_REVERTED', message, { cause: error });
   }
+  if (outcome.kind === 'insufficientFunds') return insufficientFunds(error);
   const text = ((error as { details?: string }).details ?? (error as Error).message ?? '').toLowerCase();
   if (text.includes('revert'))
     return new ChaingateError('ERROR_EXECUTION_REVERTED', 'execution reverted', { cause: error });
