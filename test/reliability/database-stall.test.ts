@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, deployErc20, transferToken, waitForFinalStatus } from '../support/api-client.ts';
 import { startServiceOnStallingDatabase, type TestService } from '../support/service.ts';
 import type { StallingRelay } from '../support/stalling-relay.ts';
@@ -36,6 +36,9 @@ async function acceptedNonce(): Promise<number> {
 }
 
 describe('a PostgreSQL server that stalls', { timeout: 60_000 }, () => {
+  // A case that failed half-way must not leave the next one a stalled server.
+  afterEach(() => relay.resume());
+
   it('answers 503 with the reason, and sends on without a gap once the server answers', async () => {
     const before = await transfer();
     expect(before.status).toBe(201);
@@ -62,7 +65,8 @@ describe('a PostgreSQL server that stalls', { timeout: 60_000 }, () => {
   });
 
   // The one case a 503 cannot say "not stored": the server carried out the send's COMMIT and its answer
-  // never came. The message says so, and the stored send goes out under its nonce.
+  // never came. The service asks the store whether the send was saved; while the store stays silent,
+  // the message says it may have been, and the stored send goes out under its nonce.
   it('says that a send may have been saved when its COMMIT got no answer, and it goes out', async () => {
     const before = await acceptedNonce();
     relay.stallAfter('COMMIT', 'unconfirmedCommit');
@@ -77,6 +81,22 @@ describe('a PostgreSQL server that stalls', { timeout: 60_000 }, () => {
     const stored = await call('GET', '/core/v1/evm/info/transaction/reference/unconfirmedCommit');
     expect(stored.body.info).toEqual([expect.objectContaining({ nonce: before + 1 })]);
     expect((await waitForFinalStatus(call, stored.body.info[0].txHash)).status).toBe('confirmed');
+    expect(await acceptedNonce()).toBe(before + 2);
+  });
+
+  // The same, but the store answers again by the time the service asks whether the send was saved: it
+  // was, so the send goes on as any other and answers 201.
+  it('answers 201 for a send whose COMMIT got no answer once the store says it was saved', async () => {
+    const before = await acceptedNonce();
+    relay.stallAfter('COMMIT', 'savedAfterAll');
+    // Past the COMMIT's 2 s deadline, within the 2 s the service then gives the store to say.
+    relay.resumeAfter(2_700);
+    const sent = await transfer({ myReference: 'savedAfterAll' });
+    expect(sent.status, sent.text).toBe(201);
+    expect(sent.body.nonce).toBe(before + 1);
+    expect((await waitForFinalStatus(call, sent.body.txHash)).status).toBe('confirmed');
+    const stored = await call('GET', '/core/v1/evm/info/transaction/reference/savedAfterAll');
+    expect(stored.body.info).toEqual([expect.objectContaining({ txHash: sent.body.txHash })]);
     expect(await acceptedNonce()).toBe(before + 2);
   });
 

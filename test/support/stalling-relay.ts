@@ -15,6 +15,8 @@ export type StallingRelay = {
   stallAfter(text: string, following?: string): void;
   /** Stalls on a client's bytes holding `text`, and keeps them: the server never gets that statement. */
   stallAt(text: string): void;
+  /** The next stall a trigger starts (`stallAfter`, `stallAt`) ends by itself `ms` later. */
+  resumeAfter(ms: number): void;
   /** Delivers what was held back and relays again. */
   resume(): void;
   close(): Promise<void>;
@@ -30,6 +32,15 @@ export async function startStallingRelay(target: { host: string; port: number })
   const pairs = new Set<{ client: Socket; server: Socket }>();
   let stalled = false;
   let trigger: { text: Buffer; following: Buffer | undefined; withhold: boolean } | undefined;
+  let resumeAfterMs: number | undefined;
+  const resume = () => {
+    if (!stalled) return;
+    stalled = false;
+    for (const { client, server } of pairs) {
+      server.pipe(client);
+      server.resume();
+    }
+  };
   const stall = () => {
     if (stalled) return;
     stalled = true;
@@ -49,6 +60,8 @@ export async function startStallingRelay(target: { host: string; port: number })
         withheld = trigger.withhold;
         trigger = undefined;
         stall();
+        if (resumeAfterMs !== undefined) setTimeout(resume, resumeAfterMs);
+        resumeAfterMs = undefined;
       } else if (trigger?.following && chunk.includes(trigger.following)) armed = true;
       // A connection whose statement was kept from the server sends nothing more (its client gives up).
       if (!withheld) server.write(chunk);
@@ -77,14 +90,10 @@ export async function startStallingRelay(target: { host: string; port: number })
     stallAt: (text) => {
       trigger = { text: Buffer.from(text), following: undefined, withhold: true };
     },
-    resume: () => {
-      if (!stalled) return;
-      stalled = false;
-      for (const { client, server } of pairs) {
-        server.pipe(client);
-        server.resume();
-      }
+    resumeAfter: (ms) => {
+      resumeAfterMs = ms;
     },
+    resume,
     close: async () => {
       for (const { client, server } of pairs) {
         client.destroy();

@@ -4,7 +4,11 @@ import { type Address, getContractAddress, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { signEip1559 } from '../../platform/custody/evm-account.ts';
 import type { Database, Queryable } from '../../platform/db/database.ts';
-import { databaseFailureWords, isDatabaseFailure } from '../../platform/db/database-failure.ts';
+import {
+  databaseFailureWords,
+  isDatabaseFailure,
+  isUnansweredCommit,
+} from '../../platform/db/database-failure.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { insertDeployedContracts, moveDeployedContract } from '../contracts/evm-contracts.repository.ts';
@@ -25,6 +29,7 @@ import { resendEarlierNonces } from './resend-earlier-nonces.ts';
 import type { TransactionKind } from './transaction-record.ts';
 import {
   failSignedTransaction,
+  findSignedAttempt,
   insertSignedTransactions,
   markReplaced,
   type NewTransaction,
@@ -202,18 +207,25 @@ export async function submitTransaction(
   };
 
   const explicitNonce = parameters.nonce;
-  let signed =
-    explicitNonce === undefined
-      ? await context.signing.run(`${network.chainId}:${sender}`, { parameters, record })
-      : await context.db.transaction(async (tx) => {
-          await takeExplicitNonce(tx, network.chainId, sender, explicitNonce);
-          if (parameters.kind === 'deploy') {
-            record.contractAddress = getContractAddress({ from: account.address, nonce: explicitNonce });
-          }
-          const fields = await sign(parameters, explicitNonce);
-          await storeSigned(tx, [{ parameters, record }], [{ tx: record, signed: fields }]);
-          return fields;
-        });
+  let signed = await (explicitNonce === undefined
+    ? context.signing.run(`${network.chainId}:${sender}`, { parameters, record })
+    : context.db.transaction(async (tx) => {
+        await takeExplicitNonce(tx, network.chainId, sender, explicitNonce);
+        if (parameters.kind === 'deploy') {
+          record.contractAddress = getContractAddress({ from: account.address, nonce: explicitNonce });
+        }
+        const fields = await sign(parameters, explicitNonce);
+        await storeSigned(tx, [{ parameters, record }], [{ tx: record, signed: fields }]);
+        return fields;
+      })
+  ).catch(async (error: unknown) => {
+    // The store may have carried out a COMMIT it did not confirm. If the record is there, the send was
+    // saved and goes on as any other; if not, or if the store cannot say, the 503 says it may have been.
+    if (!isUnansweredCommit(error)) throw error;
+    const stored = await findSignedAttempt(context.db, record.id).catch(() => undefined);
+    if (!stored) throw error;
+    return stored;
+  });
 
   const answer = (fields: SignedFields): SubmitTransactionReturnType => ({
     id: record.id,

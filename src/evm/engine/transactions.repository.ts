@@ -109,6 +109,35 @@ export async function insertFailedTransaction(
   );
 }
 
+/**
+ * The stored signed attempt of a record, or undefined when there is no such record: after a COMMIT
+ * that got no answer, whether the send was saved after all.
+ */
+export async function findSignedAttempt(db: Queryable, id: string): Promise<SignedFields | undefined> {
+  const [row] = await db.query<{
+    nonce: string;
+    gas_limit: string;
+    max_fee_per_gas: string;
+    max_priority_fee_per_gas: string;
+    tx_hash: Hex;
+    raw_tx: Hex;
+  }>(
+    `SELECT nonce, gas_limit, max_fee_per_gas, max_priority_fee_per_gas, tx_hash, raw_tx
+       FROM evm_transactions WHERE id = $1 AND raw_tx IS NOT NULL`,
+    [id],
+  );
+  return row
+    ? {
+        nonce: BigInt(row.nonce),
+        gasLimit: BigInt(row.gas_limit),
+        maxFeePerGas: BigInt(row.max_fee_per_gas),
+        maxPriorityFeePerGas: BigInt(row.max_priority_fee_per_gas),
+        txHash: row.tx_hash,
+        rawTx: row.raw_tx,
+      }
+    : undefined;
+}
+
 export async function markBroadcast(db: Queryable, id: string, accepted: boolean): Promise<void> {
   await markBroadcastMany(db, [id], accepted);
 }

@@ -50,6 +50,11 @@ export function isDatabaseFailure(error: unknown): error is DatabaseFailure {
   return (error as Partial<DatabaseFailure> | undefined)?.dependency === 'database';
 }
 
+/** A failed COMMIT that may have been carried out (see `markUnansweredCommit`). */
+export function isUnansweredCommit(error: unknown): boolean {
+  return isDatabaseFailure(error) && error.unansweredCommit === true;
+}
+
 export function isStatementTimeout(error: unknown): boolean {
   return error instanceof Error && error.message === DEADLINE_MESSAGES[0];
 }

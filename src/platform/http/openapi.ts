@@ -42,10 +42,12 @@ each statement: \`CHAINGATE_DATABASE_TIMEOUT_SECONDS\`, 10 s by default; the mes
 not answer within 10 s"). A statement past its deadline closes its connection, so the database rolls its
 transaction back and a send answered so took no nonce and was not stored. A send whose transaction was
 stored and then given to the node answers 201 with its hash even when the database fails after that: the
-engine finishes it, and its record says how it ends. The one exception is a database
-that stalls after it has committed but before it answers: that send is stored and goes out, and the message
-says "…when asked to commit, so the request may have been saved". A send made with a \`myReference\` can
-be looked up under \`/info/transaction/reference/{reference}\` before it is sent again.`;
+engine finishes it, and its record says how it ends. The one unsure case is a database
+that stalls after it has committed but before it answers. The service then asks it whether the send was
+saved: if it was, the send goes on and answers 201. If the database still does not answer, the send answers
+503 with "…when asked to commit, so the request may have been saved"; a send saved so goes out all the same.
+A send made with a \`myReference\` can be looked up under \`/info/transaction/reference/{reference}\` before
+it is sent again.`;
 
 /** OpenAPI 3 generated from the route schemas, at `/openapi.json`, with Swagger UI at `/docs`. */
 export const openApiPlugin = fp(
