@@ -9,7 +9,11 @@ import {
   seedNextSequence,
 } from '../../platform/custody/stellar-accounts.repository.ts';
 import { unsealStellarKey } from '../../platform/custody/stellar-keys.ts';
-import { databaseFailureWords, isDatabaseFailure } from '../../platform/db/database-failure.ts';
+import {
+  databaseFailureWords,
+  isDatabaseFailure,
+  isUnansweredCommit,
+} from '../../platform/db/database-failure.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts';
 import { KeyedGroups } from '../../platform/scheduling/keyed-groups.ts';
@@ -29,6 +33,7 @@ import { notSubmitted, refusal, sequenceRefused } from './lane-errors.ts';
 import { INCLUSION_FEE, type PreparedTransaction, signEnvelope } from './prepared-transaction.ts';
 import { submitEnvelope } from './send-outcome.ts';
 import {
+  findTransactionById,
   insertSignedTransactions,
   listOpenBySourceBetween,
   listOpenTransactions,
@@ -130,7 +135,8 @@ export class SubmissionLanes {
     const { network, account } = items[0] as NewItem;
     const row = await this.#seededAccount(network, account);
     const keypair = unsealStellarKey(this.context.vault, row);
-    const entries = await this.context.db.transaction(async (tx) => {
+    let written: Entry[] = [];
+    const transaction = this.context.db.transaction(async (tx) => {
       const sequences = await allocateSequences(tx, row.application_id, network.networkId, items.length);
       const signed = items.map(({ record }, index) => ({
         record,
@@ -154,11 +160,20 @@ export class SubmissionLanes {
             : [],
         ),
       );
-      return signed.map(({ record, signed: envelope }) => ({
+      written = signed.map(({ record, signed: envelope }) => ({
         id: record.id,
         fields: fieldsOf(record),
         signed: envelope,
       }));
+      return written;
+    });
+    const entries = await transaction.catch(async (error: unknown) => {
+      // The store may have carried out a COMMIT it did not confirm: the group was saved if its first
+      // record is there (all or none), and then goes out as any other. Else the 503 says it may have been.
+      if (!isUnansweredCommit(error) || !written[0]) throw error;
+      const first = await findTransactionById(this.context.db, written[0].id).catch(() => undefined);
+      if (!first) throw error;
+      return written;
     });
     const results = new Map<string, LaneResult>();
     try {
