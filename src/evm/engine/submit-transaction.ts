@@ -182,7 +182,10 @@ async function nodeKnows(network: EvmNetwork, txHash: Hex): Promise<boolean | un
 /**
  * The write-ahead send: in one database transaction allocate the nonce, sign, and store the signed raw
  * transaction with its hash; only then broadcast. A crash after the commit loses nothing: the engine
- * rebroadcasts stored transactions at start. Resolves once the node accepted the transaction.
+ * rebroadcasts stored transactions at start. Resolves once the node accepted the transaction, or once
+ * it is stored and kept for the engine to finish: the node's answer did not come, or the store failed
+ * to record it. It rejects when nothing went out, except after a COMMIT that got no answer and that the
+ * store cannot confirm: that error says the send may have been saved.
  */
 export async function submitTransaction(
   context: EngineContext,

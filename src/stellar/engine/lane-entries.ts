@@ -24,7 +24,10 @@ export type SubmittedTransaction = {
   id: string;
   txHash: string;
   sequence: bigint;
-  /** False when the network asked to try again later: the record is stored and the tracker submits it. */
+  /**
+   * False when the record is stored and kept for the tracker to submit: the network asked to try again
+   * later, did not answer, or the store failed to record its answer.
+   */
   accepted: boolean;
 };
 

@@ -66,7 +66,7 @@ export class SubmissionLanes {
     return `${networkId}:${applicationId}`;
   }
 
-  /** Signs, stores and submits; resolves once the network accepted it (or asked to try again later). */
+  /** Signs, stores and submits; resolves once the network accepted it, or once it is stored and kept. */
   async submit(
     network: StellarNetwork,
     account: StellarAccountRow,
