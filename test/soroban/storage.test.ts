@@ -1,5 +1,6 @@
 import {
   Address,
+  Asset,
   hash,
   nativeToScVal,
   Operation,
@@ -174,5 +175,45 @@ describe('soroban sandbox: archival and restore', () => {
     const got = await client.invoke(alice, contract, 'get', [sym('vault'), u32(Kind.persistent)]);
     expect(got.status).toBe('SUCCESS');
     expect(scValToNative(got.returnValue as xdr.ScVal)).toBe(99);
+  });
+
+  it('reads live contract entries from memory (protocol 23): invocations prepared together all land', async () => {
+    const [alice, bob] = await Promise.all([client.fund(), client.fund()]);
+    const contract = await client.deploy(alice, await kitchenSinkWasm());
+    const put = (value: number) =>
+      Operation.invokeContractFunction({
+        contract,
+        function: 'put',
+        args: [sym('fresh'), u32(value), u32(Kind.persistent)],
+      });
+    // Both are simulated while 'fresh' does not exist yet; whichever lands second finds it.
+    const prepared = await Promise.all(
+      [alice, bob].map(async (source, index) => {
+        const tx = await client.server.prepareTransaction(await client.build(source, put(index + 1)));
+        tx.sign(source);
+        return tx;
+      }),
+    );
+    const declaredDiskReads = (tx: (typeof prepared)[number]) =>
+      tx.toEnvelope().v1().tx().ext().sorobanData().resources().diskReadBytes();
+    expect(prepared.map(declaredDiskReads)).toEqual([0, 0]);
+    const landed = await Promise.all(prepared.map((tx) => client.sendAndPoll(tx)));
+    expect(landed.map((result) => result.status)).toEqual(['SUCCESS', 'SUCCESS']);
+    const entry = await client.server.getContractData(contract, sym('fresh'), rpc.Durability.Persistent);
+    expect([1, 2]).toContain(scValToNative(entry.val.contractData().val()));
+
+    // Classic entries are still read from disk: a native transfer declares its accounts' bytes.
+    const sac = Asset.native().contractId(client.sandbox.networkPassphrase);
+    const transfer = Operation.invokeContractFunction({
+      contract: sac,
+      function: 'transfer',
+      args: [
+        nativeToScVal(Address.fromString(alice.publicKey())),
+        nativeToScVal(Address.fromString(bob.publicKey())),
+        nativeToScVal(1n, { type: 'i128' }),
+      ],
+    });
+    const paid = await client.server.prepareTransaction(await client.build(alice, transfer));
+    expect(declaredDiskReads(paid)).toBeGreaterThan(0);
   });
 });

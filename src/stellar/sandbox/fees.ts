@@ -8,7 +8,10 @@ import type { TtlChange } from './tx-storage.ts';
  *
  * - instructions: counted by the host (flat cost per host call, VM instantiation by wasm size,
  *   bytes copied, crypto), not by wasm opcodes.
- * - diskReadBytes: XDR size of every footprint entry that exists when the tx starts.
+ * - diskReadBytes: XDR size of every footprint entry read from disk when the tx starts: classic
+ *   entries and the archived entries a restore brings back (protocol 23 keeps live Soroban entries
+ *   in memory, free of read fees).
+ * - readEntries: how many of those disk entries the footprint holds.
  * - writeBytes: XDR size of every read-write entry as written (nonce entries excluded).
  * - non-refundable fee: instructions, entry counts and read/write bytes at the configured rates.
  * - refundable fee: contract events bytes + rent (entry size × ledgers of TTL added).

@@ -131,16 +131,16 @@ export function executeSorobanOp(input: SorobanExecInput): SorobanExecResult {
   result.footprint = storageMode === 'record' ? storage.recorded : (declaredFp ?? storage.recorded);
 
   const fp = result.footprint;
-  const allKeys = [...fp.readOnly, ...fp.readWrite];
+  const diskKeys = [...fp.readOnly, ...fp.readWrite].filter((k) => readsFromDisk(k, kind));
   const rwChanged = [...storage.changedEntries().entries()].filter(
     ([k, v]) => v !== null && fp.readWrite.has(k) && !isNonceKey(k),
   );
   const ttlForRent = new Map([...storage.ttlChanges].filter(([k]) => !isNonceKey(k)));
   result.usage = {
     instructions: kind === 'invokeHostFunction' ? host.budget.instructions : 0,
-    diskReadBytes: allKeys.reduce((n, k) => n + entrySize(state, undefined, k), 0),
+    diskReadBytes: diskKeys.reduce((n, k) => n + entrySize(state, undefined, k), 0),
     writeBytes: rwChanged.reduce((n, [k]) => n + entrySize(state, storage, k), 0),
-    readEntries: allKeys.length,
+    readEntries: diskKeys.length,
     writeEntries: fp.readWrite.size,
     eventsBytes: eventsSize(host.events),
     rentFee: rentFee(ttlForRent, (k) => entrySize(state, storage, k), ledger.sequence, config.fees),
@@ -150,7 +150,7 @@ export function executeSorobanOp(input: SorobanExecInput): SorobanExecResult {
   result.refundableFee = refundableFee(result.usage.eventsBytes, result.usage.rentFee, config.fees);
 
   if (mode === 'enforce' && !result.failure && input.sorobanData)
-    checkDeclared(result, input.sorobanData, config);
+    checkDeclared(result, input.sorobanData, kind, config);
   if (result.failure) {
     // Failed invocations leave no trace in state; their events are not published.
     result.usage.rentFee = 0;
@@ -171,13 +171,32 @@ function emptyUsage(): ResourceUsage {
   };
 }
 
-export function declaredResources(data: xdr.SorobanTransactionData): DeclaredResources {
+/**
+ * Protocol 23 (CAP-0066): live Soroban entries are held in memory and cost no disk read, neither in
+ * `diskReadBytes` nor in read fees. Classic entries (accounts, trustlines) are read from disk, and so
+ * are the archived entries a restore brings back. Counting live contract data as disk reads made
+ * concurrent invocations fail that the network takes: two simulated against the same ledger declare
+ * no read for an entry the first one then creates.
+ */
+function readsFromDisk(keyB64: string, kind: string): boolean {
+  // A restore's footprint is the archived entries it brings back.
+  return kind === 'restoreFootprint' || !isSorobanKey(xdr.LedgerKey.fromXDR(keyB64, 'base64'));
+}
+
+/** The disk reads a transaction pays for, from its footprint alone, as core counts them. */
+function declaredDiskReadEntries(fp: xdr.LedgerFootprint, kind: string): number {
+  const keys = [...fp.readOnly(), ...fp.readWrite()];
+  if (kind === 'restoreFootprint') return keys.length;
+  return keys.filter((key) => !isSorobanKey(key)).length;
+}
+
+export function declaredResources(data: xdr.SorobanTransactionData, kind: string): DeclaredResources {
   const r = data.resources();
   return {
     instructions: r.instructions(),
     diskReadBytes: r.diskReadBytes(),
     writeBytes: r.writeBytes(),
-    readEntries: r.footprint().readOnly().length + r.footprint().readWrite().length,
+    readEntries: declaredDiskReadEntries(r.footprint(), kind),
     writeEntries: r.footprint().readWrite().length,
   };
 }
@@ -185,9 +204,10 @@ export function declaredResources(data: xdr.SorobanTransactionData): DeclaredRes
 function checkDeclared(
   result: SorobanExecResult,
   data: xdr.SorobanTransactionData,
+  kind: string,
   config: NetworkConfig,
 ): void {
-  const d = declaredResources(data);
+  const d = declaredResources(data, kind);
   const u = result.usage;
   const over: Array<[string, number, number]> = [
     ['instructions', u.instructions, d.instructions],

@@ -152,7 +152,9 @@ export function validateTx(
     throw new TxRejectedError('txInsufficientFee', `fee ${p.fee} below minimum ${minFee}`, minFee);
   }
   if (p.sorobanData) {
-    const needed = BigInt(nonRefundableFee(declaredResources(p.sorobanData), config.fees));
+    const needed = BigInt(
+      nonRefundableFee(declaredResources(p.sorobanData, ops[0]?.body().switch().name ?? ''), config.fees),
+    );
     if (resourceFee < needed) {
       throw new TxRejectedError(
         'txInsufficientFee',
