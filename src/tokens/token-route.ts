@@ -2,9 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from 'typebox';
 import { applicationOf } from '../applications/application-auth.ts';
 import type { Application } from '../applications/applications.service.ts';
+import { answerRepeatedKey } from '../evm/idempotent-sends.ts';
 import { ChaingateError } from '../platform/errors/chaingate-error.ts';
 import type { ErrorCode } from '../platform/errors/codes.ts';
 import { errorResponses } from '../platform/http/error-body.ts';
+import { type Idempotency, IdempotencyHeaders, idempotencyOf } from '../platform/http/idempotency-key.ts';
 import { aliasBody, readRoute } from '../platform/http/read-route.ts';
 import {
   contractCodes,
@@ -30,13 +32,22 @@ export type TokenRouteOptions<Input extends TObject> = {
 };
 
 /** What every state change of the token APIs takes from its body besides its own fields. */
-export type TokenCallBase = TokenSendOptions & { application: Application; chainId: number };
+export type TokenCallBase = TokenSendOptions & {
+  application: Application;
+  chainId: number;
+  idempotency: Idempotency | undefined;
+};
 
 function callBase(
   body: { network: number } & Parameters<typeof tokenSendOptions>[0],
-  application: Application,
+  request: FastifyRequest,
 ) {
-  return { application, chainId: body.network, ...tokenSendOptions(body) };
+  return {
+    application: applicationOf(request),
+    chainId: body.network,
+    ...tokenSendOptions(body),
+    idempotency: idempotencyOf(request),
+  };
 }
 
 /** POST route of a state change: answers 201 `{txHash, nonce}` once the node accepted the transaction. */
@@ -50,7 +61,9 @@ export function tokenSendRoute<Input extends TObject>(
     path,
     {
       preValidation: aliasBody({ ...tokenAliases, ...options.aliases }),
+      preHandler: answerRepeatedKey(() => app.evm),
       schema: {
+        headers: IdempotencyHeaders,
         tags: options.tags,
         summary: options.summary,
         ...(options.description ? { description: options.description } : {}),
@@ -63,7 +76,7 @@ export function tokenSendRoute<Input extends TObject>(
     },
     async (request, reply) => {
       const body = request.body as Static<Input> & { network: number };
-      const sent = await run(body, callBase(body, applicationOf(request)));
+      const sent = await run(body, callBase(body, request));
       return reply.status(201).send({ txHash: sent.txHash, nonce: sent.nonce });
     },
   );
@@ -80,7 +93,9 @@ export function tokenDeployRoute<Input extends TObject>(
     path,
     {
       preValidation: aliasBody({ ...tokenAliases, ...options.aliases }),
+      preHandler: answerRepeatedKey(() => app.evm),
       schema: {
+        headers: IdempotencyHeaders,
         tags: options.tags,
         summary: options.summary,
         body: options.input,
@@ -89,7 +104,7 @@ export function tokenDeployRoute<Input extends TObject>(
     },
     async (request, reply) => {
       const body = request.body as Static<Input> & { network: number };
-      const deployed = await run(body, callBase(body, applicationOf(request)));
+      const deployed = await run(body, callBase(body, request));
       return reply.status(201).send({ contractAddress: deployed.contractAddress, txHash: deployed.txHash });
     },
   );

@@ -144,6 +144,7 @@ export const sendCodes: ErrorCode[] = [
   'ERROR_REJECTED_BY_NODE',
   'ERROR_NONCE_TOO_HIGH',
   'ERROR_NODE_UNREACHABLE',
+  'CG_ERR_IDEMPOTENCY_KEY_REUSED',
 ];
 
 export const deployCodes: ErrorCode[] = [

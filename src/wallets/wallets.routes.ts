@@ -3,10 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { formatUnits } from 'viem';
 import { applicationOf } from '../applications/application-auth.ts';
+import { answerRepeatedKey } from '../evm/idempotent-sends.ts';
 import { commonAliases, sendOptionsOf, toBigInt } from '../evm/request-fields.ts';
 import { callCodes, sendCodes } from '../evm/transact/transact.routes.ts';
 import type { ErrorCode } from '../platform/errors/codes.ts';
 import { errorResponses } from '../platform/http/error-body.ts';
+import { IdempotencyHeaders, idempotencyOf } from '../platform/http/idempotency-key.ts';
 import { aliasBody, readRoute } from '../platform/http/read-route.ts';
 import { retryAfterOnErrors } from './retry-after.ts';
 import { createWalletHash } from './services/create-wallet-hash.ts';
@@ -136,9 +138,11 @@ export async function walletRoutes(scope: FastifyInstance): Promise<void> {
       `${prefix}/transact/mutable`,
       {
         preValidation: aliasBody(commonAliases),
+        preHandler: answerRepeatedKey(() => app.wallets.evm),
         schema: {
           tags,
           summary: `Send a state-changing call from a custodied wallet${alias}`,
+          headers: IdempotencyHeaders,
           description:
             '`strategy` (query) must be the wallet’s strategy and `pin` its PIN or a fresh code; then the call goes ' +
             'through the same sending path as `transact/mutable`. A code is spent by the attempt even if the send then fails.',
@@ -161,6 +165,7 @@ export async function walletRoutes(scope: FastifyInstance): Promise<void> {
           sender: body.sender,
           value: toBigInt(body.value, 'value'),
           ...sendOptionsOf(body),
+          idempotency: idempotencyOf(request),
         });
         return reply.status(201).send({ txHash: sent.txHash, nonce: sent.nonce });
       },
@@ -185,9 +190,11 @@ export async function walletRoutes(scope: FastifyInstance): Promise<void> {
         {
           input: CustodiedTransferInput,
           aliases: commonAliases,
+          preHandler: answerRepeatedKey(() => app.wallets.evm),
           schema: {
             tags,
             summary: `Send native coin from a custodied wallet${alias}`,
+            headers: IdempotencyHeaders,
             description:
               'GET or POST, as the spec. `gasPrice` is in WEI here (as the spec), `priorityFee` in GWEI. Unlocked as ' +
               '`transact/mutable` is, then sent through the same path as every other transaction.',
@@ -219,6 +226,7 @@ export async function walletRoutes(scope: FastifyInstance): Promise<void> {
             }),
             gasPriceGwei:
               input.gasPrice === undefined ? undefined : Number(formatUnits(BigInt(input.gasPrice), 9)),
+            idempotency: idempotencyOf(request),
           });
           return reply.status(201).send({ txHash: sent.txHash, nonce: sent.nonce });
         },

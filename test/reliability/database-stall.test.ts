@@ -28,6 +28,14 @@ const transfer = (extra: Record<string, unknown> = {}) =>
     extra,
   );
 
+/** A transfer sent with an `Idempotency-Key`. */
+const keyedTransfer = (key: string, extra: Record<string, unknown>) =>
+  transferToken(
+    (method, path, body, headers = {}) => call(method, path, body, { ...headers, 'idempotency-key': key }),
+    { token, sender: service.credentials.sender, recipient: '0x000000000000000000000000000000000000dEaD' },
+    extra,
+  );
+
 /** A transfer that must be accepted: its nonce. */
 async function acceptedNonce(): Promise<number> {
   const sent = await transfer();
@@ -98,6 +106,38 @@ describe('a PostgreSQL server that stalls', { timeout: 60_000 }, () => {
     const stored = await call('GET', '/core/v1/evm/info/transaction/reference/savedAfterAll');
     expect(stored.body.info).toEqual([expect.objectContaining({ txHash: sent.body.txHash })]);
     expect(await acceptedNonce()).toBe(before + 2);
+  });
+
+  // With an idempotency key the unsure 503 has a safe retry: the same request again answers the send
+  // that was saved (201, its hash and nonce) and sends nothing more.
+  it('answers a retry with the same Idempotency-Key with the send its unanswered COMMIT saved', async () => {
+    const before = await acceptedNonce();
+    relay.stallAfter('COMMIT', 'keyedCommit');
+    const unsure = await keyedTransfer('commit-1', { myReference: 'keyedCommit' });
+    expect(unsure.status).toBe(503);
+    relay.resume();
+    const retry = await keyedTransfer('commit-1', { myReference: 'keyedCommit' });
+    expect(retry.status, retry.text).toBe(201);
+    expect(retry.body.nonce).toBe(before + 1);
+    const stored = await call('GET', '/core/v1/evm/info/transaction/reference/keyedCommit');
+    expect(stored.body.info).toEqual([expect.objectContaining({ txHash: retry.body.txHash })]);
+    expect((await waitForFinalStatus(call, retry.body.txHash)).status).toBe('confirmed');
+    expect(await acceptedNonce()).toBe(before + 2);
+  });
+
+  // The same 503, when the COMMIT never reached the server: nothing was saved, and the retry sends.
+  it('sends a retry with the same Idempotency-Key when the unanswered COMMIT saved nothing', async () => {
+    const before = await acceptedNonce();
+    relay.stallAt('COMMIT');
+    const unsure = await keyedTransfer('commit-2', { myReference: 'keyedLost' });
+    expect(unsure.status).toBe(503);
+    relay.resume();
+    const retry = await keyedTransfer('commit-2', { myReference: 'keyedLost' });
+    expect(retry.status, retry.text).toBe(201);
+    expect(retry.body.nonce).toBe(before + 1);
+    const stored = await call('GET', '/core/v1/evm/info/transaction/reference/keyedLost');
+    expect(stored.body.info).toEqual([expect.objectContaining({ txHash: retry.body.txHash })]);
+    expect((await waitForFinalStatus(call, retry.body.txHash)).status).toBe('confirmed');
   });
 
   // The node took the send and the store then failed to record that: the send was stored before it went

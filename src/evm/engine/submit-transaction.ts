@@ -3,35 +3,30 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Address, getContractAddress, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { signEip1559 } from '../../platform/custody/evm-account.ts';
-import type { Database, Queryable } from '../../platform/db/database.ts';
+import { type Database, isUniqueViolation, type Queryable } from '../../platform/db/database.ts';
 import {
   databaseFailureWords,
   isDatabaseFailure,
   isUnansweredCommit,
 } from '../../platform/db/database-failure.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
+import type { Idempotency } from '../../platform/http/idempotency-key.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { insertDeployedContracts, moveDeployedContract } from '../contracts/evm-contracts.repository.ts';
 import { classifyBroadcastError } from './broadcast-errors.ts';
 import type { BroadcastMarks } from './broadcast-marks.ts';
-import { badNonce, insufficientFunds, nodeRateLimited, nodeUnreachable } from './engine-errors.ts';
+import { insufficientFunds, nodeRateLimited, nodeUnreachable } from './engine-errors.ts';
+import { takeExplicitNonce } from './explicit-nonce.ts';
 import type { Fees } from './fee-oracle.ts';
 import type { GroupCommit } from './group-commit.ts';
-import {
-  allocateNonce,
-  allocateNonces,
-  findLiveNonceHolder,
-  resyncNonce,
-  takeGap,
-  takeNextNonceIf,
-} from './nonces.repository.ts';
+import { IDEMPOTENCY_KEY_INDEX, replayOf } from './idempotent-replay.ts';
+import { allocateNonce, allocateNonces, resyncNonce } from './nonces.repository.ts';
 import { resendEarlierNonces } from './resend-earlier-nonces.ts';
 import type { TransactionKind } from './transaction-record.ts';
 import {
   failSignedTransaction,
   findSignedAttempt,
   insertSignedTransactions,
-  markReplaced,
   type NewTransaction,
   replaceCurrentAttempt,
   type SignedFields,
@@ -59,6 +54,8 @@ export type SubmitTransactionParameters = {
   method: string | null;
   /** A deployment's contract record, written in the same database transaction as the signed deploy. */
   deployment?: { specId: number; alias: string | null } | undefined;
+  /** The request's idempotency key: a second request with it answers the first transaction. */
+  idempotency?: Idempotency | undefined;
 };
 
 export type SubmitTransactionReturnType = {
@@ -146,29 +143,6 @@ async function sign(parameters: SubmitTransactionParameters, nonce: bigint): Pro
   };
 }
 
-/** Takes the explicit nonce inside the caller's transaction, replacing the pending transaction holding it. */
-async function takeExplicitNonce(
-  tx: Queryable,
-  chainId: number,
-  sender: string,
-  nonce: bigint,
-): Promise<void> {
-  const holder = await findLiveNonceHolder(tx, chainId, sender, nonce);
-  if (holder) {
-    if (holder.state !== 'signed' && holder.state !== 'inserted') {
-      throw badNonce(`nonce ${nonce} of ${sender} is already mined`);
-    }
-    await markReplaced(tx, holder.id, 'ERROR_REPLACED');
-    return;
-  }
-  if (await takeGap(tx, chainId, sender, nonce)) return;
-  const next = await takeNextNonceIf(tx, chainId, sender, nonce);
-  if (next === nonce) return;
-  throw badNonce(
-    `nonce ${nonce} is neither a pending transaction of ${sender} nor its next nonce (${next ?? 'unknown'})`,
-  );
-}
-
 /** The node has the transaction, pending or mined; undefined when the node did not answer the lookup. */
 async function nodeKnows(network: EvmNetwork, txHash: Hex): Promise<boolean | undefined> {
   try {
@@ -190,6 +164,7 @@ async function nodeKnows(network: EvmNetwork, txHash: Hex): Promise<boolean | un
 export async function submitTransaction(
   context: EngineContext,
   parameters: SubmitTransactionParameters,
+  keyReleasedOnce = false,
 ): Promise<SubmitTransactionReturnType> {
   const { network, account } = parameters;
   const sender = account.address.toLowerCase();
@@ -207,12 +182,13 @@ export async function submitTransaction(
     method: parameters.method,
     specId: parameters.specId,
     myReference: parameters.myReference,
+    idempotency: parameters.idempotency,
   };
 
   const explicitNonce = parameters.nonce;
-  let signed = await (explicitNonce === undefined
-    ? context.signing.run(`${network.chainId}:${sender}`, { parameters, record })
-    : context.db.transaction(async (tx) => {
+  const store = (): Promise<SignedFields> => {
+    if (explicitNonce !== undefined)
+      return context.db.transaction(async (tx) => {
         await takeExplicitNonce(tx, network.chainId, sender, explicitNonce);
         if (parameters.kind === 'deploy') {
           record.contractAddress = getContractAddress({ from: account.address, nonce: explicitNonce });
@@ -220,15 +196,39 @@ export async function submitTransaction(
         const fields = await sign(parameters, explicitNonce);
         await storeSigned(tx, [{ parameters, record }], [{ tx: record, signed: fields }]);
         return fields;
-      })
-  ).catch(async (error: unknown) => {
-    // The store may have carried out a COMMIT it did not confirm. If the record is there, the send was
-    // saved and goes on as any other; if not, or if the store cannot say, the 503 says it may have been.
-    if (!isUnansweredCommit(error)) throw error;
-    const stored = await findSignedAttempt(context.db, record.id).catch(() => undefined);
-    if (!stored) throw error;
-    return stored;
-  });
+      });
+    // A keyed send has a transaction of its own: a key that another request holds aborts it, nonce and
+    // all, where in a group it would abort the others' sends too.
+    if (parameters.idempotency)
+      return context.db.transaction(async (tx) => {
+        const [fields] = await signAndStoreGroup(tx, [{ parameters, record }]);
+        return fields as SignedFields;
+      });
+    return context.signing.run(`${network.chainId}:${sender}`, { parameters, record });
+  };
+  type Stored = { fields: SignedFields } | { answered: SubmitTransactionReturnType };
+  const stored = await store().then(
+    (fields): Stored => ({ fields }),
+    async (error: unknown): Promise<Stored> => {
+      const { idempotency } = parameters;
+      if (idempotency && isUniqueViolation(error, IDEMPOTENCY_KEY_INDEX)) {
+        // Another request with the key stored its transaction first (the index waited for its commit).
+        const replay = await replayOf(context.db, parameters.applicationId, idempotency);
+        if (replay) return { answered: replay };
+        // Its send ended with nothing sent, and released the key in between: this one may take it.
+        if (!keyReleasedOnce) return { answered: await submitTransaction(context, parameters, true) };
+        throw error;
+      }
+      // The store may have carried out a COMMIT it did not confirm. If the record is there, the send was
+      // saved and goes on as any other; if not, or if the store cannot say, the 503 says it may have been.
+      if (!isUnansweredCommit(error)) throw error;
+      const found = await findSignedAttempt(context.db, record.id).catch(() => undefined);
+      if (!found) throw error;
+      return { fields: found };
+    },
+  );
+  if ('answered' in stored) return stored.answered;
+  let signed = stored.fields;
 
   const answer = (fields: SignedFields): SubmitTransactionReturnType => ({
     id: record.id,

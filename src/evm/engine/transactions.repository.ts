@@ -1,5 +1,6 @@
 import type { Hex } from 'viem';
 import type { Queryable } from '../../platform/db/database.ts';
+import type { Idempotency } from '../../platform/http/idempotency-key.ts';
 import type { TransactionKind, TransactionRow } from './transaction-record.ts';
 
 export type NewTransaction = {
@@ -15,6 +16,8 @@ export type NewTransaction = {
   method: string | null;
   specId: number | null;
   myReference: string | null;
+  /** The request's `Idempotency-Key`, unique per application among the records that may have gone out. */
+  idempotency?: Idempotency | undefined;
 };
 
 export type SignedFields = {
@@ -55,7 +58,7 @@ export async function insertSignedTransactions(
   if (rows.length === 0) return;
   const params: unknown[] = [];
   const tuples = rows.map(({ tx, signed }, index) => {
-    const base = index * 18;
+    const base = index * 20;
     params.push(
       ...newTransactionValues(tx),
       signed.nonce.toString(),
@@ -64,14 +67,16 @@ export async function insertSignedTransactions(
       signed.maxPriorityFeePerGas.toString(),
       signed.txHash,
       signed.rawTx,
+      tx.idempotency?.key ?? null,
+      tx.idempotency?.fingerprint ?? null,
     );
-    return `(${Array.from({ length: 18 }, (_, i) => `$${base + i + 1}`).join(', ')}, 'signed')`;
+    return `(${Array.from({ length: 20 }, (_, i) => `$${base + i + 1}`).join(', ')}, 'signed')`;
   });
   await db.query(
     `WITH inserted AS (
        INSERT INTO evm_transactions (id, application_id, chain_id, kind, sender, to_address, contract_address, value,
          input, method, spec_id, my_reference, nonce, gas_limit, max_fee_per_gas, max_priority_fee_per_gas, tx_hash,
-         raw_tx, state)
+         raw_tx, idempotency_key, idempotency_fingerprint, state)
        VALUES ${tuples.join(', ')}
        RETURNING id, tx_hash, raw_tx, max_fee_per_gas, max_priority_fee_per_gas)
      INSERT INTO evm_transaction_attempts (tx_hash, transaction_id, raw_tx, max_fee_per_gas, max_priority_fee_per_gas)
@@ -144,7 +149,8 @@ export async function markBroadcast(db: Queryable, id: string, accepted: boolean
 
 /**
  * Moves a signed transaction to `error` and returns its nonce to the gap pool, in one statement: a
- * store that fails between two would leave the record failed and its nonce held by nobody.
+ * store that fails between two would leave the record failed and its nonce held by nobody. Nothing went
+ * out, so its idempotency key is released: a retry with the key sends anew.
  */
 export async function failSignedTransaction(
   db: Queryable,
@@ -153,7 +159,8 @@ export async function failSignedTransaction(
 ): Promise<void> {
   await db.query(
     `WITH failed AS (
-       UPDATE evm_transactions SET state = 'error', error_code = $2, error_message = $3 WHERE id = $1 RETURNING id)
+       UPDATE evm_transactions SET state = 'error', error_code = $2, error_message = $3, idempotency_key = NULL
+        WHERE id = $1 RETURNING id)
      INSERT INTO evm_nonce_gaps (chain_id, address, nonce)
      SELECT $4, $5, $6::bigint FROM failed WHERE $6::bigint IS NOT NULL
      ON CONFLICT DO NOTHING`,
@@ -328,4 +335,41 @@ export async function reopenRecord(db: Queryable, id: string): Promise<void> {
       WHERE id = $1`,
     [id],
   );
+}
+
+/** The transaction holding an idempotency key: what a repeated request is compared with and answered. */
+export type KeyedTransaction = {
+  id: string;
+  fingerprint: string;
+  txHash: Hex;
+  nonce: bigint;
+  contractAddress: string | null;
+};
+
+/** The record holding an application's idempotency key, if any. */
+export async function findByIdempotencyKey(
+  db: Queryable,
+  applicationId: string,
+  idempotencyKey: string,
+): Promise<KeyedTransaction | undefined> {
+  const [row] = await db.query<{
+    id: string;
+    idempotency_fingerprint: string;
+    tx_hash: Hex;
+    nonce: string;
+    contract_address: string | null;
+  }>(
+    `SELECT id, idempotency_fingerprint, tx_hash, nonce::text AS nonce, contract_address
+       FROM evm_transactions WHERE application_id = $1 AND idempotency_key = $2`,
+    [applicationId, idempotencyKey],
+  );
+  return row
+    ? {
+        id: row.id,
+        fingerprint: row.idempotency_fingerprint,
+        txHash: row.tx_hash,
+        nonce: BigInt(row.nonce),
+        contractAddress: row.contract_address,
+      }
+    : undefined;
 }

@@ -4,7 +4,9 @@ import { Type } from 'typebox';
 import { applicationOf } from '../../applications/application-auth.ts';
 import type { ErrorCode } from '../../platform/errors/codes.ts';
 import { errorResponses } from '../../platform/http/error-body.ts';
+import { IdempotencyHeaders, idempotencyOf } from '../../platform/http/idempotency-key.ts';
 import { aliasBody, readRoute } from '../../platform/http/read-route.ts';
+import { answerRepeatedKey } from '../idempotent-sends.ts';
 import {
   AddressField,
   ChainIdField,
@@ -76,8 +78,10 @@ export async function nativeRoutes(scope: FastifyInstance): Promise<void> {
     '/chain/transfer',
     {
       preValidation: aliasBody(commonAliases),
+      preHandler: answerRepeatedKey(() => app.evm),
       schema: {
         tags,
+        headers: IdempotencyHeaders,
         summary: 'Send native coin from one of the application’s senders (beyond the spec)',
         description:
           'The spec has only the gas estimate of a native transfer; this sends one through the same write-ahead path ' +
@@ -108,6 +112,7 @@ export async function nativeRoutes(scope: FastifyInstance): Promise<void> {
         recipient: body.recipient,
         value: toBigInt(body.value, 'value') as bigint,
         ...sendOptionsOf(body),
+        idempotency: idempotencyOf(request),
       });
       return reply.status(201).send({ txHash: sent.txHash, nonce: sent.nonce });
     },

@@ -3,6 +3,7 @@ import { type Abi, type Address, getAddress, type Hex, maxUint256, parseUnits } 
 import type { Application } from '../../applications/applications.service.ts';
 import type { EvmAccountKind } from '../../platform/custody/evm-accounts.repository.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
+import type { Idempotency } from '../../platform/http/idempotency-key.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import type { Fees } from '../engine/fee-oracle.ts';
 import type { TransactionKind } from '../engine/transaction-record.ts';
@@ -22,6 +23,8 @@ export type SendOptions = {
   /** Explicit nonce: replaces the pending transaction that holds it, or takes the next one. */
   nonce?: number | undefined;
   myReference?: string | undefined;
+  /** The request's idempotency key (the route answers a repetition before anything runs). */
+  idempotency?: Idempotency | undefined;
 };
 
 export type SendTransactionParameters = SendOptions & {
@@ -193,6 +196,7 @@ export async function sendTransaction(
     specId: parameters.specId,
     method: parameters.method,
     deployment: parameters.deployment,
+    idempotency: parameters.idempotency,
   });
   return {
     id: result.id,

@@ -4,7 +4,9 @@ import { Type } from 'typebox';
 import { applicationOf } from '../../applications/application-auth.ts';
 import type { ErrorCode } from '../../platform/errors/codes.ts';
 import { errorResponses } from '../../platform/http/error-body.ts';
+import { IdempotencyHeaders, idempotencyOf } from '../../platform/http/idempotency-key.ts';
 import { aliasBody, readRoute } from '../../platform/http/read-route.ts';
+import { answerRepeatedKey } from '../idempotent-sends.ts';
 import { commonAliases, sendOptionsOf, toBigInt } from '../request-fields.ts';
 import { callView } from '../services/call-view.ts';
 import { deployContract, estimateDeployContractGas } from '../services/deploy-contract.ts';
@@ -57,6 +59,7 @@ export const sendCodes: ErrorCode[] = [
   'ERROR_REJECTED_BY_NODE',
   'ERROR_NONCE_TOO_HIGH',
   'CG_ERR_NETWORK_UNSUPPORTED',
+  'CG_ERR_IDEMPOTENCY_KEY_REUSED',
 ];
 
 export async function transactRoutes(scope: FastifyInstance): Promise<void> {
@@ -66,9 +69,11 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
     '/contract/deploy',
     {
       preValidation: aliasBody(commonAliases),
+      preHandler: answerRepeatedKey(() => app.evm),
       schema: {
         tags,
         summary: 'Deploy a stored contract; answers once the node accepted the transaction',
+        headers: IdempotencyHeaders,
         body: DeployBody,
         response: { 201: DeployAnswer, ...errorResponses([...deployCodes, ...sendCodes]) },
       },
@@ -83,6 +88,7 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
         sender: body.sender,
         alias: body.alias,
         ...sendOptionsOf(body),
+        idempotency: idempotencyOf(request),
       });
       return reply
         .status(201)
@@ -94,9 +100,11 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
     '/transact/mutable',
     {
       preValidation: aliasBody(commonAliases),
+      preHandler: answerRepeatedKey(() => app.evm),
       schema: {
         tags,
         summary: 'Send a state-changing call; answers once the node accepted the transaction',
+        headers: IdempotencyHeaders,
         body: MutableBody,
         response: { 201: SendAnswer, ...errorResponses([...callCodes, ...sendCodes]) },
       },
@@ -113,6 +121,7 @@ export async function transactRoutes(scope: FastifyInstance): Promise<void> {
         sender: body.sender,
         value: toBigInt(body.value, 'value'),
         ...sendOptionsOf(body),
+        idempotency: idempotencyOf(request),
       });
       return reply.status(201).send({ txHash: sent.txHash, nonce: sent.nonce });
     },

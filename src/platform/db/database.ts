@@ -26,6 +26,8 @@ export interface Database extends Queryable {
 /** Unique-violation SQLSTATE, for idempotency enforced by constraints. */
 const UNIQUE_VIOLATION = '23505';
 
-export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | undefined)?.code === UNIQUE_VIOLATION;
+/** A unique violation; of the named constraint or unique index, when one is given. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const found = error as { code?: string; constraint?: string } | undefined;
+  return found?.code === UNIQUE_VIOLATION && (constraint === undefined || found.constraint === constraint);
 }

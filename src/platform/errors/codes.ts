@@ -230,6 +230,11 @@ export const errorCodes = {
     meaning: 'no such transaction on that network (for this application)',
   },
   CG_ERR_CONFLICT: { status: 409, meaning: 'the record already exists' },
+  CG_ERR_IDEMPOTENCY_KEY_REUSED: {
+    status: 409,
+    meaning:
+      'the Idempotency-Key was used before by this application for a different request; nothing was sent',
+  },
   CG_ERR_BODY_TOO_LARGE: {
     status: 413,
     meaning: 'the request body is over the limit; the connection is closed',

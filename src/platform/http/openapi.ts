@@ -47,7 +47,19 @@ that stalls after it has committed but before it answers. The service then asks 
 saved: if it was, the send goes on and answers 201. If the database still does not answer, the send answers
 503 with "…when asked to commit, so the request may have been saved"; a send saved so goes out all the same.
 A send made with a \`myReference\` can be looked up under \`/info/transaction/reference/{reference}\` before
-it is sent again.`;
+it is sent again.
+
+Retrying an EVM send safely (beyond the spec): every EVM sending endpoint (\`transact/mutable\`,
+\`contract/deploy\`, \`chain/transfer\`, the token facades, the custodied wallets' sends) takes an
+\`Idempotency-Key\` header (or thirdweb Engine's \`X-Idempotency-Key\`). A request that repeats a key the
+application used before runs nothing and answers the first transaction: 201 with the same \`txHash\` and
+\`nonce\` and the header \`Idempotent-Replayed: true\`, whether the first answer was lost, was a 503 that
+said the send may have been saved, or is still on its way. The store holds each application's keys unique,
+so requests with one key sent at once store one transaction. The same key with a different request (another
+endpoint, query or body; a wallet's PIN or code does not count) answers 409
+\`CG_ERR_IDEMPOTENCY_KEY_REUSED\`. A send that ended with nothing sent (an error that says retrying is
+safe, such as \`ERROR_NODE_UNREACHABLE\` or \`ERROR_INSUFICIENT_FUNDS\` from the node) releases its key, and
+its retry runs again. Keys do not expire. Stellar submissions do not take the header yet.`;
 
 /** OpenAPI 3 generated from the route schemas, at `/openapi.json`, with Swagger UI at `/docs`. */
 export const openApiPlugin = fp(

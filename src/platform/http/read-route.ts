@@ -63,6 +63,8 @@ export type ReadRouteOptions<Input extends TSchema> = {
   input: Input;
   aliases?: Record<string, string>;
   schema: Omit<FastifySchema, 'body' | 'querystring'>;
+  /** Runs after validation, before the handler, in both forms (a send's idempotency key). */
+  preHandler?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 };
 
 /**
@@ -102,6 +104,7 @@ export function readRoute<Input extends TSchema>(
       if (!validators.strict(input)) refuse(validators.strict.errors?.[0], body ? 'body' : 'querystring');
       request.query = input;
     },
+    ...(options.preHandler ? { preHandler: options.preHandler } : {}),
     handler: (request, reply) => handler(request.query as Static<Input>, request, reply),
   });
   app.route({
@@ -119,6 +122,7 @@ export function readRoute<Input extends TSchema>(
       request.body = body;
       done();
     },
+    ...(options.preHandler ? { preHandler: options.preHandler } : {}),
     handler: (request, reply) => handler(request.body as Static<Input>, request, reply),
   });
 }

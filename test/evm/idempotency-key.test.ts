@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiClient, deployErc20, transferToken, waitForFinalStatus } from '../support/api-client.ts';
+import { createDatabase } from '../support/postgres-server.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+// A client that lost an answer (a timeout, a 503 that says the send may have been saved) can only be
+// sure of paying once if it can ask again and get the first transaction back. `Idempotency-Key` makes
+// that so: the store holds each application's keys unique, and a repetition is answered from the store.
+const recipient = '0x000000000000000000000000000000000000dEaD';
+
+describe.each([
+  { store: 'embedded PGlite', env: async () => ({}) },
+  { store: 'PostgreSQL', env: async () => ({ DATABASE_URL: await createDatabase(inject('postgresUrl')) }) },
+])('Idempotency-Key on $store', ({ env }) => {
+  let service: TestService;
+  let call: ReturnType<typeof apiClient>;
+  let sender: string;
+  let token: string;
+
+  beforeAll(async () => {
+    service = await startTestService({ CHAINGATE_SOROBAN: '0', ...(await env()) });
+    call = apiClient(service.url, service.auth);
+    sender = service.credentials.sender;
+    token = await deployErc20(call, sender, ['Keyed', 'KEY', 1000]);
+  });
+  afterAll(() => service?.close());
+
+  /** The client, sending `key` in `header` on every request. */
+  const keyed =
+    (key: string | undefined, header = 'idempotency-key'): typeof call =>
+    (method, path, body, headers = {}) =>
+      call(method, path, body, key === undefined ? headers : { ...headers, [header]: key });
+  const transfer = (key: string | undefined, extra: Record<string, unknown> = {}, header?: string) =>
+    transferToken(keyed(key, header), { token, sender, recipient }, extra);
+  const records = async (reference: string) =>
+    (await call('GET', `/core/v1/evm/info/transaction/reference/${reference}`)).body.info as Array<{
+      txHash: string;
+    }>;
+
+  it('answers a repeated request with the first transaction and sends nothing more', async () => {
+    const first = await transfer('order-1', { myReference: 'keyedOnce' });
+    expect(first.status, first.text).toBe(201);
+    const again = await transfer('order-1', { myReference: 'keyedOnce' });
+    expect(again.status, again.text).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect((await waitForFinalStatus(call, first.body.txHash)).status).toBe('confirmed');
+    // After it is mined too, and with the other header name.
+    const late = await transfer('order-1', { myReference: 'keyedOnce' }, 'x-idempotency-key');
+    expect(late.body).toEqual(first.body);
+    expect(await records('keyedOnce')).toEqual([expect.objectContaining({ txHash: first.body.txHash })]);
+    const next = await transfer(undefined);
+    expect(next.body.nonce).toBe(first.body.nonce + 1);
+  });
+
+  it('stores one transaction for requests with one key sent at once', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => transfer('order-burst', { myReference: 'keyedBurst' })),
+    );
+    for (const answer of answers) expect(answer.status, answer.text).toBe(201);
+    expect(new Set(answers.map((answer) => answer.body.txHash)).size).toBe(1);
+    expect(await records('keyedBurst')).toHaveLength(1);
+    const next = await transfer(undefined);
+    expect(next.body.nonce).toBe((answers[0]?.body.nonce as number) + 1);
+  });
+
+  it('refuses the key with a different request, and sends nothing', async () => {
+    const first = await transfer('order-2');
+    expect(first.status).toBe(201);
+    const other = await transfer('order-2', { params: [recipient, 2] });
+    expect(other.status).toBe(409);
+    expect(other.body).toMatchObject({ code: 'CG_ERR_IDEMPOTENCY_KEY_REUSED' });
+    expect(other.body.message).toContain(first.body.txHash);
+    const elsewhere = await call(
+      'POST',
+      '/core/v1/evm/chain/transfer',
+      { sender, recipient, blockchainNetwork: 31337, value: 1 },
+      { 'idempotency-key': 'order-2' },
+    );
+    expect(elsewhere.status).toBe(409);
+    expect((await transfer(undefined)).body.nonce).toBe(first.body.nonce + 1);
+  });
+
+  it('releases the key of a send that ended with nothing sent', async () => {
+    // More gas than the sender can pay: the node refuses it, its nonce goes back, nothing went out.
+    const unaffordable = { useGasEstimation: false, gasLimit: 3_000_000, gasPrice: 10_000_000 };
+    const refused = await transfer('order-3', unaffordable);
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.code).toBe('ERROR_INSUFICIENT_FUNDS');
+    // Not answered from the store: the request runs again, and the node refuses it again.
+    const again = await transfer('order-3', unaffordable);
+    expect(again.status, again.text).toBe(400);
+    expect(again.body.code).toBe('ERROR_INSUFICIENT_FUNDS');
+    const affordable = await transfer('order-3');
+    expect(affordable.status, affordable.text).toBe(201);
+    expect((await transfer('order-3')).body).toEqual(affordable.body);
+  });
+
+  it('keeps each application’s keys to itself', async () => {
+    const admin = apiClient(service.url, { authorization: `Bearer ${service.credentials.adminToken}` });
+    const created = (await admin('POST', '/admin/v1/applications', { name: 'other', plan: 'premium' })).body;
+    const other = apiClient(service.url, {
+      authorization: `Bearer ${created.apiKey}`,
+      'x-application-svc': created.applicationId,
+    });
+    const body = { sender: created.sender, recipient, blockchainNetwork: 31337, value: 1 };
+    const mine = await transfer('order-shared');
+    const theirs = await other('POST', '/core/v1/evm/chain/transfer', body, {
+      'idempotency-key': 'order-shared',
+    });
+    expect(theirs.status, theirs.text).toBe(201);
+    expect(theirs.body.txHash).not.toBe(mine.body.txHash);
+    expect((await waitForFinalStatus(other, theirs.body.txHash)).status).toBe('confirmed');
+    // Neither sees the other's transaction.
+    const lookup = `/core/v1/evm/info/transaction/${theirs.body.txHash}/status?network=31337`;
+    expect((await call('GET', lookup)).status).toBe(404);
+  });
+
+  it('answers a repeated deploy with its contract address', async () => {
+    const deploy = () =>
+      call(
+        'POST',
+        '/erc/v1/erc20/deploy',
+        { name: 'Once', symbol: 'ONE', alias: 'once', initialSupply: 5, blockchainNetwork: 31337 },
+        { 'idempotency-key': 'deploy-1' },
+      );
+    const first = await deploy();
+    expect(first.status, first.text).toBe(201);
+    const again = await deploy();
+    expect(again.status, again.text).toBe(201);
+    expect(again.body).toEqual(first.body);
+  });
+
+  it('answers a repeated mint after it is mined, before the facade would refuse it', async () => {
+    const deployed = await call('POST', '/erc/v1/erc721/deploy', {
+      name: 'Keyed art',
+      symbol: 'KART',
+      alias: 'keyed-art',
+      network: 31337,
+    });
+    expect(deployed.status, deployed.text).toBe(201);
+    expect((await waitForFinalStatus(call, deployed.body.txHash)).status).toBe('confirmed');
+    const mint = () =>
+      call(
+        'POST',
+        '/erc/v1/erc721/mint',
+        {
+          contractAddress: deployed.body.contractAddress,
+          network: 31337,
+          recipientAddress: recipient,
+          tokenId: 7,
+          ipfsUri: 'ipfs://QmKeyed/meta.json',
+          ipfsHash: 'QmKeyed',
+        },
+        { 'idempotency-key': 'mint-7' },
+      );
+    const first = await mint();
+    expect(first.status, first.text).toBe(201);
+    expect((await waitForFinalStatus(call, first.body.txHash)).status).toBe('confirmed');
+    // Without the key this would be 400 CG_ERR_TOKEN_EXISTS: the token is minted, by this very request.
+    const again = await mint();
+    expect(again.status, again.text).toBe(201);
+    expect(again.body).toEqual(first.body);
+  });
+
+  it('refuses a malformed key, naming the header', async () => {
+    for (const key of ['has space', 'x'.repeat(129), 'é']) {
+      const answer = await transfer(key);
+      expect(answer.status, key).toBe(400);
+      expect(answer.body.code).toBe('CG_ERR_VALIDATION');
+      expect(answer.body.message).toContain('idempotency-key');
+    }
+    const both = await call(
+      'POST',
+      '/core/v1/evm/chain/transfer',
+      { sender, recipient, blockchainNetwork: 31337, value: 1 },
+      { 'idempotency-key': 'a', 'x-idempotency-key': 'b' },
+    );
+    expect(both.status).toBe(400);
+    expect(both.body.message).toContain('Idempotency-Key');
+  });
+});
