@@ -4,6 +4,7 @@ import { type Static, Type } from 'typebox';
 import { applicationOf } from '../applications/application-auth.ts';
 import type { ErrorCode } from '../platform/errors/codes.ts';
 import { errorResponses } from '../platform/http/error-body.ts';
+import { RefusedIdempotencyHeaders, refuseIdempotencyKey } from '../platform/http/idempotency-key.ts';
 import { aliasBody } from '../platform/http/read-route.ts';
 import { extendContractTtl } from './services/contract-ttl.ts';
 import { deployContract, estimateDeployment } from './services/deploy-contract.ts';
@@ -82,8 +83,10 @@ export async function contractRoutes(scope: FastifyInstance): Promise<void> {
     '/contract/deployment',
     {
       preValidation: aliasBody(networkAliases),
+      preHandler: refuseIdempotencyKey,
       schema: {
         tags,
+        headers: RefusedIdempotencyHeaders,
         summary: 'Deploy a saved contract; answers once the creation is submitted',
         description:
           'Uploads the wasm first when the network does not have it yet (and waits for that ledger), restores it ' +
@@ -163,8 +166,10 @@ export async function contractRoutes(scope: FastifyInstance): Promise<void> {
     '/contract/invoke',
     {
       preValidation: aliasBody(invokeAliases),
+      preHandler: refuseIdempotencyKey,
       schema: {
         tags,
+        headers: RefusedIdempotencyHeaders,
         summary: 'Invoke a contract function; answers once the transaction is submitted',
         description:
           "`params` are converted with the contract's own spec (read from its wasm on the network). An invocation " +
@@ -220,8 +225,10 @@ export async function contractRoutes(scope: FastifyInstance): Promise<void> {
     '/contract/invoke/extendttl',
     {
       preValidation: aliasBody({ ...invokeAliases, extendTo: 'extend_to' }),
+      preHandler: refuseIdempotencyKey,
       schema: {
         tags,
+        headers: RefusedIdempotencyHeaders,
         summary: "Extend the TTL of a contract's instance and code to `extend_to` ledgers from now",
         description:
           'Waits up to 30 s for the ledger: SUCCESS, FAILED (with `error`), or PENDING when the network is slower. ' +

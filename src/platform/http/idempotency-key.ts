@@ -24,6 +24,32 @@ export const IdempotencyHeaders = Type.Object({
   'x-idempotency-key': keyField('The same as `Idempotency-Key` (thirdweb Engine’s name).'),
 });
 
+const refusedField = () =>
+  Type.Optional(
+    Type.String({
+      description:
+        'Not taken by this endpoint yet: a request that carries it is refused (400) and nothing is sent, so that ' +
+        'no client counts on a retry being safe here. Look a submission up by its `myReference` before sending again.',
+    }),
+  );
+
+/** The headers of a sending endpoint that does not take an idempotency key (yet). */
+export const RefusedIdempotencyHeaders = Type.Object({
+  'idempotency-key': refusedField(),
+  'x-idempotency-key': refusedField(),
+});
+
+/** preHandler of such an endpoint: a key would promise a safe retry that the endpoint does not keep. */
+export async function refuseIdempotencyKey(request: FastifyRequest): Promise<void> {
+  if (idempotencyKeyOf(request.headers) === undefined) return;
+  throw new ChaingateError(
+    'CG_ERR_VALIDATION',
+    'headers.idempotency-key: this endpoint does not take an idempotency key yet, so a retry would not be ' +
+      'safe; nothing was sent. Send without it, and look the first request up by its myReference before sending again',
+    { context: { field: 'Idempotency-Key' } },
+  );
+}
+
 /** The request's idempotency key, from either header; both with different values is a 400. */
 export function idempotencyKeyOf(headers: IncomingHttpHeaders): string | undefined {
   const standard = headers['idempotency-key'];

@@ -59,7 +59,8 @@ so requests with one key sent at once store one transaction. The same key with a
 endpoint, query or body; a wallet's PIN or code does not count) answers 409
 \`CG_ERR_IDEMPOTENCY_KEY_REUSED\`. A send that ended with nothing sent (an error that says retrying is
 safe, such as \`ERROR_NODE_UNREACHABLE\` or \`ERROR_INSUFICIENT_FUNDS\` from the node) releases its key, and
-its retry runs again. Keys do not expire. Stellar submissions do not take the header yet.`;
+its retry runs again. Keys do not expire. Stellar submissions do not take the header yet: they refuse it
+(400, nothing sent) rather than ignore it, so no client counts on a safe retry there.`;
 
 /** OpenAPI 3 generated from the route schemas, at `/openapi.json`, with Swagger UI at `/docs`. */
 export const openApiPlugin = fp(
