@@ -265,6 +265,25 @@ describe('sending from an authenticator wallet (strategy 2)', () => {
   });
 });
 
+describe('retrying a wallet send with an Idempotency-Key', () => {
+  it('answers the first transaction, without the PIN or code taking part (a spent code is fine)', async () => {
+    const wallet = await createWallet(service, call, { username: 'keyed@example.com', strategy: 2 });
+    const code = totpCode(service, wallet.totpSecret as string, 1);
+    const body = { sender: wallet.address, recipient: freshAddress(), blockchainNetwork: 31337, value: 1 };
+    const keyed = (pin: string) =>
+      call('POST', transferPath(2), { ...body, pin }, { 'idempotency-key': 'w-1' });
+    const first = await keyed(code);
+    expect(first.status, first.text).toBe(201);
+    // The code is spent: without the key this is a 401; with it, the first send is answered and nothing runs.
+    expect((await call('POST', transferPath(2), { ...body, pin: code })).status).toBe(401);
+    const again = await keyed(code);
+    expect(again.status, again.text).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect((await keyed('000000')).body).toEqual(first.body);
+    expect((await waitForFinalStatus(call, first.body.txHash)).status).toBe('confirmed');
+  });
+});
+
 describe('sending from an e-mail wallet (strategy 3)', () => {
   it('signs with an e-mailed OTP once; a used or expired (120 s) code answers 401', async () => {
     const username = 'mail@example.com';

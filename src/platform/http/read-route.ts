@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  preHandlerHookHandler,
+} from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import { ChaingateError, quote } from '../errors/chaingate-error.ts';
 import { parseLosslessJson } from '../json/lossless-json.ts';
@@ -64,7 +70,7 @@ export type ReadRouteOptions<Input extends TSchema> = {
   aliases?: Record<string, string>;
   schema: Omit<FastifySchema, 'body' | 'querystring'>;
   /** Runs after validation, before the handler, in both forms (a send's idempotency key). */
-  preHandler?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  preHandler?: preHandlerHookHandler;
 };
 
 /**
