@@ -4,8 +4,10 @@ import { type Static, Type } from 'typebox';
 import { applicationOf } from '../applications/application-auth.ts';
 import type { ErrorCode } from '../platform/errors/codes.ts';
 import { errorResponses } from '../platform/http/error-body.ts';
-import { RefusedIdempotencyHeaders, refuseIdempotencyKey } from '../platform/http/idempotency-key.ts';
+import { IdempotencyHeaders, idempotencyOf } from '../platform/http/idempotency-key.ts';
 import { aliasBody } from '../platform/http/read-route.ts';
+import { publicStatus } from './engine/transaction-record.ts';
+import { answerRepeatedKey } from './idempotent-submissions.ts';
 import { extendContractTtl } from './services/contract-ttl.ts';
 import { deployContract, estimateDeployment } from './services/deploy-contract.ts';
 import { estimateInvocation, invokeContract } from './services/invoke-contract.ts';
@@ -34,6 +36,8 @@ const sendCodes: ErrorCode[] = [
   'CG_ERR_STELLAR_AUTH_REQUIRED',
   'CG_ERR_STELLAR_INSUFFICIENT_BALANCE',
   'CG_ERR_STELLAR_REJECTED',
+  'CG_ERR_IDEMPOTENCY_KEY_REUSED',
+  'CG_ERR_IDEMPOTENCY_KEY_IN_USE',
 ];
 const invokeAliases = { ...networkAliases, contract: 'address', contractAddress: 'address' };
 const invokeAliasNote = `${networkAliasNote} \`contract\` and \`contractAddress\` for \`address\`.`;
@@ -83,10 +87,19 @@ export async function contractRoutes(scope: FastifyInstance): Promise<void> {
     '/contract/deployment',
     {
       preValidation: aliasBody(networkAliases),
-      preHandler: refuseIdempotencyKey,
+      preHandler: answerRepeatedKey(
+        () => app.stellar,
+        201,
+        (stored) => ({
+          address: stored.contractAddress,
+          salt: stored.salt,
+          status: 'PENDING',
+          txHash: stored.txHash,
+        }),
+      ),
       schema: {
         tags,
-        headers: RefusedIdempotencyHeaders,
+        headers: IdempotencyHeaders,
         summary: 'Deploy a saved contract; answers once the creation is submitted',
         description:
           'Uploads the wasm first when the network does not have it yet (and waits for that ledger), restores it ' +
@@ -118,6 +131,7 @@ export async function contractRoutes(scope: FastifyInstance): Promise<void> {
           contractSpecsId: body.contractSpecsId,
           params: body.params ?? undefined,
           myReference: body.myReference ?? undefined,
+          idempotency: idempotencyOf(request),
         }),
       );
     },
@@ -166,10 +180,14 @@ export async function contractRoutes(scope: FastifyInstance): Promise<void> {
     '/contract/invoke',
     {
       preValidation: aliasBody(invokeAliases),
-      preHandler: refuseIdempotencyKey,
+      preHandler: answerRepeatedKey(
+        () => app.stellar,
+        200,
+        (stored) => ({ txHash: stored.txHash, status: 'PENDING' }),
+      ),
       schema: {
         tags,
-        headers: RefusedIdempotencyHeaders,
+        headers: IdempotencyHeaders,
         summary: 'Invoke a contract function; answers once the transaction is submitted',
         description:
           "`params` are converted with the contract's own spec (read from its wasm on the network). An invocation " +
@@ -194,6 +212,7 @@ export async function contractRoutes(scope: FastifyInstance): Promise<void> {
       invokeContract(app.stellar, {
         ...invocation(request.body, request),
         myReference: request.body.myReference ?? undefined,
+        idempotency: idempotencyOf(request),
       }),
   );
 
@@ -225,10 +244,21 @@ export async function contractRoutes(scope: FastifyInstance): Promise<void> {
     '/contract/invoke/extendttl',
     {
       preValidation: aliasBody({ ...invokeAliases, extendTo: 'extend_to' }),
-      preHandler: refuseIdempotencyKey,
+      preHandler: answerRepeatedKey(
+        () => app.stellar,
+        200,
+        (stored) => {
+          const status = publicStatus(stored.state);
+          return {
+            txHash: stored.txHash,
+            status,
+            ...(status === 'FAILED' ? { error: stored.errorMessage ?? stored.errorCode ?? 'failed' } : {}),
+          };
+        },
+      ),
       schema: {
         tags,
-        headers: RefusedIdempotencyHeaders,
+        headers: IdempotencyHeaders,
         summary: "Extend the TTL of a contract's instance and code to `extend_to` ledgers from now",
         description:
           'Waits up to 30 s for the ledger: SUCCESS, FAILED (with `error`), or PENDING when the network is slower. ' +
@@ -264,6 +294,7 @@ export async function contractRoutes(scope: FastifyInstance): Promise<void> {
         networkId: request.body.blockchainNetwork,
         address: request.body.address,
         extendTo: request.body.extend_to,
+        idempotency: idempotencyOf(request),
       }),
   );
 }

@@ -59,4 +59,35 @@ describe('a Stellar submission whose store stalls', { timeout: 60_000 }, () => {
     const info = await waitForStellar(call, invoke.body.txHash);
     expect(info).toMatchObject({ status: 'SUCCESS', receipt: { result: before + 1 } });
   });
+
+  // The same COMMIT, with the store still silent at the check: the 503 says it may have been saved, and
+  // the retry with the request's Idempotency-Key answers the saved submission instead of a second one.
+  it('answers a retry with the same Idempotency-Key with the submission an unanswered COMMIT saved', async () => {
+    const before = (await invokeAndWait(call, address, 'count', [])).receipt.result as number;
+    const keyedCount = () =>
+      call(
+        'POST',
+        '/stellar/v1/contract/invoke',
+        {
+          blockchainNetwork: LOCAL,
+          address,
+          method: 'count',
+          params: [],
+          restore: false,
+          myReference: 'keyedStall',
+        },
+        { 'idempotency-key': 'stall-1' },
+      );
+    stack.relay.stallAfter('COMMIT', 'keyedStall');
+    const unsure = await keyedCount();
+    expect(unsure.status, unsure.text).toBe(503);
+    expect(unsure.body.message).toContain('may have been saved');
+    stack.relay.resume();
+    const retry = await keyedCount();
+    expect(retry.status, retry.text).toBe(200);
+    const stored = (await call('GET', '/stellar/v1/transaction/reference/keyedStall')).body.info;
+    expect(stored).toEqual([expect.objectContaining({ txHash: retry.body.txHash })]);
+    const info = await waitForStellar(call, retry.body.txHash);
+    expect(info).toMatchObject({ status: 'SUCCESS', receipt: { result: before + 1 } });
+  });
 });

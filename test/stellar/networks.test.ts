@@ -251,6 +251,39 @@ describe('a submission the network does not answer', () => {
   });
 });
 
+describe('an idempotency key of a submission that did not reach the network', () => {
+  it('is released: the retry with it submits anew', async () => {
+    const address = await deployBehaviour(RELAYED);
+    const keyedCount = () =>
+      call(
+        'POST',
+        '/stellar/v1/contract/invoke',
+        {
+          blockchainNetwork: RELAYED,
+          address,
+          method: 'count',
+          params: [],
+          restore: false,
+          myReference: 'keyedRefused',
+        },
+        { 'idempotency-key': 'refused-1' },
+      );
+    relay.refuse('sendTransaction', 401);
+    const refused = await keyedCount();
+    relay.refuse('sendTransaction', undefined);
+    expect(refused.status, refused.text).toBe(503);
+    const retry = await keyedCount();
+    expect(retry.status, retry.text).toBe(200);
+    // Not the refused record answered again: a second record, submitted, which lands. (Its hash may be the
+    // refused one's: the same operation under the same, freed, sequence number within the same second.)
+    const stored = (await call('GET', '/stellar/v1/transaction/reference/keyedRefused')).body.info;
+    expect(stored).toHaveLength(2);
+    const info = await whileClosing(waitForStellar(call, retry.body.txHash, RELAYED));
+    expect(info).toMatchObject({ status: 'SUCCESS', receipt: { result: 1 } });
+    expect((await keyedCount()).body).toEqual(retry.body);
+  });
+});
+
 describe('a receipt whose contract spec the network does not give at first', () => {
   it('is finished once the spec can be read, with the contract error name', async () => {
     const address = await deployBehaviour(RELAYED);

@@ -235,6 +235,11 @@ export const errorCodes = {
     meaning:
       'the Idempotency-Key was used before by this application for a different request; nothing was sent',
   },
+  CG_ERR_IDEMPOTENCY_KEY_IN_USE: {
+    status: 409,
+    meaning:
+      'a request with this Idempotency-Key was still being submitted; nothing was sent by this one: ask again, and the repetition answers that request’s transaction',
+  },
   CG_ERR_BODY_TOO_LARGE: {
     status: 413,
     meaning: 'the request body is over the limit; the connection is closed',

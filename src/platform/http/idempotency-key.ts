@@ -14,41 +14,16 @@ const keyField = (description: string) =>
 export const IdempotencyHeaders = Type.Object({
   'idempotency-key': keyField(
     'Makes a retry safe: a request that repeats a key this application used before sends nothing and ' +
-      'answers the first transaction (201, the same txHash and nonce), even when the first request got an ' +
-      'error that said it may have been saved, or is still running. The same key with a different ' +
+      'answers the first request’s transaction again (the same txHash, and on EVM the same nonce; header ' +
+      '`Idempotent-Replayed: true`), even when the first request got an error that said it may have been ' +
+      'saved. While the first is still running, an EVM send waits for it and answers it; a Stellar ' +
+      'submission answers 409 CG_ERR_IDEMPOTENCY_KEY_IN_USE (ask again). The same key with a different ' +
       'request (another endpoint, query or body; the PIN or code of a wallet left out) answers 409 ' +
-      'CG_ERR_IDEMPOTENCY_KEY_REUSED. ' +
-      'A send that ended with nothing sent (an error that says retrying is safe) releases its key. ' +
-      '1–128 visible ASCII characters; kept with the transaction for good.',
+      'CG_ERR_IDEMPOTENCY_KEY_REUSED. A transaction that ended with nothing sent or spent (an error that ' +
+      'says retrying is safe) releases its key. 1–128 visible ASCII characters; kept with the transaction.',
   ),
   'x-idempotency-key': keyField('The same as `Idempotency-Key` (thirdweb Engine’s name).'),
 });
-
-const refusedField = () =>
-  Type.Optional(
-    Type.String({
-      description:
-        'Not taken by this endpoint yet: a request that carries it is refused (400) and nothing is sent, so that ' +
-        'no client counts on a retry being safe here. Look a submission up by its `myReference` before sending again.',
-    }),
-  );
-
-/** The headers of a sending endpoint that does not take an idempotency key (yet). */
-export const RefusedIdempotencyHeaders = Type.Object({
-  'idempotency-key': refusedField(),
-  'x-idempotency-key': refusedField(),
-});
-
-/** preHandler of such an endpoint: a key would promise a safe retry that the endpoint does not keep. */
-export async function refuseIdempotencyKey(request: FastifyRequest): Promise<void> {
-  if (idempotencyKeyOf(request.headers) === undefined) return;
-  throw new ChaingateError(
-    'CG_ERR_VALIDATION',
-    'headers.idempotency-key: this endpoint does not take an idempotency key yet, so a retry would not be ' +
-      'safe; nothing was sent. Send without it, and look the first request up by its myReference before sending again',
-    { context: { field: 'Idempotency-Key' } },
-  );
-}
 
 /** The request's idempotency key, from either header; both with different values is a 400. */
 export function idempotencyKeyOf(headers: IncomingHttpHeaders): string | undefined {
@@ -99,4 +74,20 @@ export function idempotencyOf(request: FastifyRequest): Idempotency | undefined 
     body: canonical(withoutSecrets(request.body)),
   };
   return { key, fingerprint: createHash('sha256').update(JSON.stringify(input)).digest('hex') };
+}
+
+/**
+ * The request that stored a key must be this one: answering its transaction to a different request would
+ * tell the client that a transaction it never asked for is its own. Else a 409 naming that transaction.
+ */
+export function assertSameRequest(
+  idempotency: Idempotency,
+  stored: { fingerprint: string; txHash: string },
+): void {
+  if (stored.fingerprint === idempotency.fingerprint) return;
+  throw new ChaingateError(
+    'CG_ERR_IDEMPOTENCY_KEY_REUSED',
+    `Idempotency-Key was used for a different request (transaction ${stored.txHash}); nothing was sent`,
+    { context: { field: 'Idempotency-Key', txHash: stored.txHash } },
+  );
 }

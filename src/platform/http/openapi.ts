@@ -49,7 +49,7 @@ saved: if it was, the send goes on and answers 201. If the database still does n
 A send made with a \`myReference\` can be looked up under \`/info/transaction/reference/{reference}\` before
 it is sent again.
 
-Retrying an EVM send safely (beyond the spec): every EVM sending endpoint (\`transact/mutable\`,
+Retrying a send safely (beyond the spec): every EVM sending endpoint (\`transact/mutable\`,
 \`contract/deploy\`, \`chain/transfer\`, the token facades, the custodied wallets' sends) takes an
 \`Idempotency-Key\` header (or thirdweb Engine's \`X-Idempotency-Key\`). A request that repeats a key the
 application used before runs nothing and answers the first transaction: 201 with the same \`txHash\` and
@@ -59,8 +59,14 @@ so requests with one key sent at once store one transaction. The same key with a
 endpoint, query or body; a wallet's PIN or code does not count) answers 409
 \`CG_ERR_IDEMPOTENCY_KEY_REUSED\`. A send that ended with nothing sent (an error that says retrying is
 safe, such as \`ERROR_NODE_UNREACHABLE\` or \`ERROR_INSUFICIENT_FUNDS\` from the node) releases its key, and
-its retry runs again. Keys do not expire. Stellar submissions do not take the header yet: they refuse it
-(400, nothing sent) rather than ignore it, so no client counts on a safe retry there.`;
+its retry runs again. Keys do not expire.
+
+Stellar submissions (\`contract/deployment\`, \`contract/invoke\`, \`contract/invoke/extendttl\`) take the
+same header, with the same rules, on the record of the request's own transaction (not on a wasm upload or a
+restore submitted before it). One difference: a request whose key another request of the application is
+still submitting answers 409 \`CG_ERR_IDEMPOTENCY_KEY_IN_USE\` with nothing sent; asked again, it answers
+that request's transaction. A submission refused by the network, or expired before any ledger, releases its
+key.`;
 
 /** OpenAPI 3 generated from the route schemas, at `/openapi.json`, with Swagger UI at `/docs`. */
 export const openApiPlugin = fp(

@@ -1,4 +1,5 @@
 import { Account, type Keypair, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
+import type { Idempotency } from '../../platform/http/idempotency-key.ts';
 import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts';
 import type { StellarTransactionKind } from './transaction-record.ts';
 
@@ -25,6 +26,8 @@ export type PreparedTransaction = {
   myReference: string | null;
   /** A deployment's contract record, written in the same database transaction as the signed deploy. */
   deployment?: { specId: number; salt: string } | undefined;
+  /** The request's idempotency key: only on the request's own transaction, not an upload or restore. */
+  idempotency?: Idempotency | undefined;
 };
 
 export type SignedEnvelope = { sequence: bigint; envelopeXdr: string; txHash: string; validUntil: Date };

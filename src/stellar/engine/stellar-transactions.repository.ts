@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts';
+import type { Idempotency } from '../../platform/http/idempotency-key.ts';
 import { stringifyLosslessJson } from '../../platform/json/lossless-json.ts';
 import type { SignedEnvelope } from './prepared-transaction.ts';
 import type { StellarTransactionKind, StellarTransactionRow } from './transaction-record.ts';
@@ -16,6 +17,8 @@ export type NewStellarTransaction = {
   sorobanDataXdr: string | null;
   inclusionFee: bigint;
   myReference: string | null;
+  /** The request's idempotency key, on the record of the request's own transaction. */
+  idempotency?: Idempotency | undefined;
 };
 
 /** The write-ahead step: records with their signed envelopes, before anything is submitted. */
@@ -24,7 +27,7 @@ export async function insertSignedTransactions(
   rows: ReadonlyArray<{ record: NewStellarTransaction; signed: SignedEnvelope }>,
 ): Promise<void> {
   if (rows.length === 0) return;
-  const columns = 17;
+  const columns = 19;
   const values: unknown[] = [];
   const tuples = rows.map(({ record, signed }, index) => {
     values.push(
@@ -44,6 +47,8 @@ export async function insertSignedTransactions(
       signed.txHash,
       signed.validUntil,
       record.myReference,
+      record.idempotency?.key ?? null,
+      record.idempotency?.fingerprint ?? null,
       'signed',
     );
     const base = index * columns;
@@ -52,7 +57,7 @@ export async function insertSignedTransactions(
   await tx.query(
     `INSERT INTO stellar_transactions (id, application_id, network_id, kind, source, contract_address, method,
        spec_id, operation_xdr, soroban_data_xdr, inclusion_fee, sequence, envelope_xdr, tx_hash, valid_until,
-       my_reference, state)
+       my_reference, idempotency_key, idempotency_fingerprint, state)
      VALUES ${tuples.join(', ')}`,
     values,
   );
@@ -136,14 +141,18 @@ export async function listOpenBySourceBetween(
   );
 }
 
-/** Given up before any ledger: refused by the network, or never sent; its sequence number is free again. */
+/**
+ * Given up before any ledger: refused by the network, or never sent; its sequence number is free again,
+ * and its idempotency key too (nothing was spent: a retry with the key submits anew).
+ */
 export async function markRefused(
   db: Queryable,
   id: string,
   error: { code: string; message: string },
 ): Promise<void> {
   await db.query(
-    `UPDATE stellar_transactions SET state = 'error', error_code = $2, error_message = $3, finished_at = now()
+    `UPDATE stellar_transactions SET state = 'error', error_code = $2, error_message = $3, finished_at = now(),
+       idempotency_key = NULL
      WHERE id = $1 AND state IN ('signed', 'pending')`,
     [id, error.code, error.message],
   );
@@ -269,4 +278,67 @@ export async function maxFinishedLedger(db: Queryable, networkId: number): Promi
     [networkId],
   );
   return rows[0]?.max ?? undefined;
+}
+
+/** The record holding an application's idempotency key: what a repeated request is answered with. */
+export type KeyedSubmission = {
+  id: string;
+  fingerprint: string;
+  txHash: string;
+  state: StellarTransactionRow['state'];
+  errorCode: string | null;
+  errorMessage: string | null;
+  contractAddress: string | null;
+  /** A deployment's salt. */
+  salt: string | null;
+};
+
+export async function findByIdempotencyKey(
+  db: Queryable,
+  applicationId: string,
+  idempotencyKey: string,
+): Promise<KeyedSubmission | undefined> {
+  const [row] = await db.query<{
+    id: string;
+    idempotency_fingerprint: string;
+    tx_hash: string;
+    state: StellarTransactionRow['state'];
+    error_code: string | null;
+    error_message: string | null;
+    contract_address: string | null;
+    salt: string | null;
+  }>(
+    `SELECT t.id, t.idempotency_fingerprint, t.tx_hash, t.state, t.error_code, t.error_message, t.contract_address,
+            c.salt
+       FROM stellar_transactions t
+       LEFT JOIN stellar_contracts c ON c.transaction_id = t.id
+      WHERE t.application_id = $1 AND t.idempotency_key = $2`,
+    [applicationId, idempotencyKey],
+  );
+  return row
+    ? {
+        id: row.id,
+        fingerprint: row.idempotency_fingerprint,
+        txHash: row.tx_hash,
+        state: row.state,
+        errorCode: row.error_code,
+        errorMessage: row.error_message,
+        contractAddress: row.contract_address,
+        salt: row.salt,
+      }
+    : undefined;
+}
+
+/** Which of `keys` an application's records hold already. */
+export async function heldIdempotencyKeys(
+  db: Queryable,
+  applicationId: string,
+  keys: readonly string[],
+): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db.query<{ idempotency_key: string }>(
+    `SELECT idempotency_key FROM stellar_transactions WHERE application_id = $1 AND idempotency_key = ANY($2::text[])`,
+    [applicationId, keys],
+  );
+  return new Set(rows.map((row) => row.idempotency_key));
 }

@@ -19,6 +19,7 @@ import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts
 import { KeyedGroups } from '../../platform/scheduling/keyed-groups.ts';
 import { insertDeployedContracts } from '../contracts/stellar-contracts.repository.ts';
 import { readAccount } from '../network/ledger-entries.ts';
+import { itemsWithHeldKeys } from './keyed-items.ts';
 import {
   type Entry,
   held,
@@ -85,6 +86,7 @@ export class SubmissionLanes {
       sorobanDataXdr: prepared.sorobanData?.toXDR('base64') ?? null,
       inclusionFee: BigInt(INCLUSION_FEE),
       myReference: prepared.myReference,
+      idempotency: prepared.idempotency,
     };
     const result = await this.#groups.run(SubmissionLanes.key(network.networkId, account.application_id), {
       network,
@@ -132,6 +134,14 @@ export class SubmissionLanes {
   }
 
   async #processNew(items: NewItem[]): Promise<LaneResult[]> {
+    const refused = await itemsWithHeldKeys(this.context.db, items);
+    if (refused.size === 0) return this.#processAdmitted(items);
+    const admitted = items.filter((item) => !refused.has(item));
+    const results = admitted.length > 0 ? await this.#processAdmitted(admitted) : [];
+    return items.map((item) => refused.get(item) ?? (results[admitted.indexOf(item)] as LaneResult));
+  }
+
+  async #processAdmitted(items: NewItem[]): Promise<LaneResult[]> {
     const { network, account } = items[0] as NewItem;
     const row = await this.#seededAccount(network, account);
     const keypair = unsealStellarKey(this.context.vault, row);

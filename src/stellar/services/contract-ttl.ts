@@ -1,6 +1,7 @@
 import { hash, Operation, SorobanDataBuilder, type xdr } from '@stellar/stellar-sdk';
 import type { Application } from '../../applications/applications.service.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
+import type { Idempotency } from '../../platform/http/idempotency-key.ts';
 import { publicStatus } from '../engine/transaction-record.ts';
 import { codeKey, instanceKey, readAccount, readCode, readInstance } from '../network/ledger-entries.ts';
 import { applicationAccount } from './application-account.ts';
@@ -91,7 +92,13 @@ export type ExtendTtlReturnType = {
  */
 export async function extendContractTtl(
   context: StellarContext,
-  parameters: { application: Application; address: string; networkId: number; extendTo: number },
+  parameters: {
+    application: Application;
+    address: string;
+    networkId: number;
+    extendTo: number;
+    idempotency?: Idempotency | undefined;
+  },
 ): Promise<ExtendTtlReturnType> {
   checkContract(parameters.address, 'address');
   const { platform } = context;
@@ -131,6 +138,7 @@ export async function extendContractTtl(
     method: null,
     specId: null,
     myReference: null,
+    idempotency: parameters.idempotency,
   });
   const record = await context.engine.waitForRecord(submitted.id, EXTEND_WAIT_MS);
   const status = record ? publicStatus(record.state) : 'PENDING';

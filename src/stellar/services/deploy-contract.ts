@@ -4,6 +4,7 @@ import type { Application } from '../../applications/applications.service.ts';
 import type { StellarAccountRow } from '../../platform/custody/stellar-accounts.repository.ts';
 import { unsealStellarKey } from '../../platform/custody/stellar-keys.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
+import type { Idempotency } from '../../platform/http/idempotency-key.ts';
 import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts';
 import { readCode } from '../network/ledger-entries.ts';
 import type { ContractSpec } from '../spec/contract-spec.ts';
@@ -24,6 +25,8 @@ export type DeployContractParameters = {
   contractSpecsId: number;
   params: readonly unknown[] | undefined;
   myReference: string | undefined;
+  /** On the creation's record (not on the wasm upload or a restore before it). */
+  idempotency?: Idempotency | undefined;
 };
 
 export type DeployContractReturnType = { address: string; salt: string; status: 'PENDING'; txHash: string };
@@ -153,6 +156,7 @@ export async function deployContract(
     specId: row.id,
     myReference: parameters.myReference ?? null,
     deployment: { specId: row.id, salt: salt.toString('hex') },
+    idempotency: parameters.idempotency,
   });
   return { address, salt: salt.toString('hex'), status: 'PENDING', txHash: submitted.txHash };
 }

@@ -2,6 +2,7 @@ import { Operation, type xdr } from '@stellar/stellar-sdk';
 import type { Application } from '../../applications/applications.service.ts';
 import { unsealStellarKey } from '../../platform/custody/stellar-keys.ts';
 import { ChaingateError, quote } from '../../platform/errors/chaingate-error.ts';
+import type { Idempotency } from '../../platform/http/idempotency-key.ts';
 import { text } from '../spec/contract-spec.ts';
 import { paramsToScVals } from '../spec/json-to-scval.ts';
 import { applicationAccount } from './application-account.ts';
@@ -20,6 +21,8 @@ export type InvokeContractParameters = {
   params: readonly unknown[];
   restore: boolean;
   myReference: string | undefined;
+  /** On the invocation's own record (not on a restore submitted before it). */
+  idempotency?: Idempotency | undefined;
 };
 
 export type InvokeContractReturnType = { txHash: string; status: 'PENDING' };
@@ -103,6 +106,7 @@ export async function invokeContract(
     method: parameters.method,
     specId: null,
     myReference: parameters.myReference ?? null,
+    idempotency: parameters.idempotency,
   });
   return { txHash: submitted.txHash, status: 'PENDING' };
 }
