@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only=embedded|external] [-- --pglite] [-- --tsx] [-- --client=fetch]`: throughput,
+ * `npm run bench [-- --only=embedded|external] [-- --pglite] [-- --tsx] [-- --client=fetch] [-- --keyed]`: throughput,
  * CPU per request by process, latency and memory of chaingate against the anvil it runs, measured on this
  * machine. Two setups by default, one after the other: the embedded default as a newcomer runs it
  * (`npm start`: the embedded store, 1 s devnet blocks) and an external PostgreSQL server (0.2 s blocks,
@@ -31,6 +31,8 @@ const setups: Setup[] = [
 ].filter((setup) => only === undefined || setup.store === only);
 const useFetch = process.argv.includes('--client=fetch');
 const tsx = process.argv.includes('--tsx');
+/** Every service send with an Idempotency-Key of its own. */
+const keyed = process.argv.includes('--keyed');
 const viewConcurrency = 32;
 const sendConcurrency = 64;
 const sendCount = 2_000;
@@ -127,6 +129,7 @@ async function main(cleanup: Cleanup, setup: Setup): Promise<string> {
     warmup: sendWarmup,
     rounds: sendRounds,
     cpuSnapshot: snapshot,
+    keyed,
   });
   const rssDuringSends = rss.peak();
 
@@ -347,7 +350,7 @@ async function main(cleanup: Cleanup, setup: Setup): Promise<string> {
     `- Machine: ${availableParallelism()} cores (os.availableParallelism()), ${cpu}, ${fmt.mb(totalmem())} RAM, Node ${process.version}`,
     `- Load average (1 min) before the run: ${loadBefore.toFixed(2)}. Load generator and service share the machine. Client for both sides: ${http.name}. Devnet: anvil, ${setup.blockTimeSeconds} s blocks.`,
     `- Raw sends: ${sendCount} transfers pre-signed in ${fmt.ms(raw.signMs)} (not counted), same token, same recipients.`,
-    `- Service sends: ${sendWarmup} unmeasured warm-up transfers first, mined before the measured ${sendCount} (views get ${viewWarmupMs / 1000} s), so the numbers are the steady state, not the JIT's first minutes; the warm-up's own server CPU is shown too. The measured ${sendCount} are sent ${sendRounds} times, each round mined and confirmed before the next; the table shows the round with the median server CPU (its CPU, rate, latency and times), every round's CPU and rate beside it, and the checks of every round.`,
+    `- Service sends${keyed ? ', each with an `Idempotency-Key` of its own (`--keyed`)' : ''}: ${sendWarmup} unmeasured warm-up transfers first, mined before the measured ${sendCount} (views get ${viewWarmupMs / 1000} s), so the numbers are the steady state, not the JIT's first minutes; the warm-up's own server CPU is shown too. The measured ${sendCount} are sent ${sendRounds} times, each round mined and confirmed before the next; the table shows the round with the median server CPU (its CPU, rate, latency and times), every round's CPU and rate beside it, and the checks of every round.`,
     '',
     table(rows),
     '',

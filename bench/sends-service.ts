@@ -70,8 +70,10 @@ export async function benchServiceSends(options: {
    */
   rounds?: number;
   cpuSnapshot?: () => CpuUse;
+  /** Each send with an Idempotency-Key of its own (`--keyed`): what a client that retries safely pays. */
+  keyed?: boolean;
 }): Promise<SendBench> {
-  const { http, api, rpcUrl, sender } = options;
+  const { http, rpcUrl, sender } = options;
   const url = `${options.serviceUrl}/core/v1/evm/transact/mutable`;
   const bodyOf = (i: number) =>
     JSON.stringify({
@@ -91,7 +93,7 @@ export async function benchServiceSends(options: {
       count: options.warmup,
       ...(options.cpuSnapshot ? { cpuSnapshot: options.cpuSnapshot } : {}),
       task: async (i) => {
-        const answer = await http.post(url, bodyOf(i), api.headers);
+        const answer = await http.post(url, bodyOf(i), headersOf(options, `warm-${i}`));
         return answer.status === 201
           ? { ok: true }
           : { ok: false, reason: failureReason(answer.status, answer.text) };
@@ -105,7 +107,7 @@ export async function benchServiceSends(options: {
   for (let round = 0; round < (options.rounds ?? 1); round++) {
     // As after the warm-up: the previous round's confirmations and marks are done first.
     if (round > 0) await sleep(1_500);
-    measured.push(await measuredRound(options, url, bodyOf));
+    measured.push(await measuredRound(options, url, bodyOf, round));
   }
   const byServerCpu = [...measured].sort(
     (a, b) => (a.push.cpu?.server ?? Number.NaN) - (b.push.cpu?.server ?? Number.NaN),
@@ -124,11 +126,17 @@ export async function benchServiceSends(options: {
   };
 }
 
+/** The send's headers: the API's, and its own idempotency key when the run is keyed. */
+function headersOf(options: { api: Api; keyed?: boolean }, key: string): Record<string, string> {
+  return options.keyed ? { ...options.api.headers, 'idempotency-key': `bench-${key}` } : options.api.headers;
+}
+
 /** One measured round: `count` sends pushed, then watched until mined and confirmed, then checked. */
 async function measuredRound(
   options: Parameters<typeof benchServiceSends>[0],
   url: string,
   bodyOf: (i: number) => string,
+  round: number,
 ): Promise<SendBench> {
   const { http, api, rpcUrl, sender } = options;
   const startNonce = await nonceOf(http, rpcUrl, sender, 'pending');
@@ -141,7 +149,7 @@ async function measuredRound(
     count: options.count,
     ...(options.cpuSnapshot ? { cpuSnapshot: options.cpuSnapshot } : {}),
     task: async (i) => {
-      const answer = await http.post(url, bodies[i] as string, api.headers);
+      const answer = await http.post(url, bodies[i] as string, headersOf(options, `round-${round}-${i}`));
       if (answer.status !== 201) return { ok: false, reason: failureReason(answer.status, answer.text) };
       accepted.push(JSON.parse(answer.text) as Accepted);
       return { ok: true };

@@ -145,6 +145,7 @@ export const sendCodes: ErrorCode[] = [
   'ERROR_NONCE_TOO_HIGH',
   'ERROR_NODE_UNREACHABLE',
   'CG_ERR_IDEMPOTENCY_KEY_REUSED',
+  'CG_ERR_IDEMPOTENCY_KEY_IN_USE',
 ];
 
 export const deployCodes: ErrorCode[] = [

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient, deployErc20, transferToken, waitForFinalStatus } from '../support/api-client.ts';
 import { createDatabase } from '../support/postgres-server.ts';
 import { startTestService, type TestService } from '../support/service.ts';
+import { addSender } from '../tokens/token-test-client.ts';
 
 // A client that lost an answer (a timeout, a 503 that says the send may have been saved) can only be
 // sure of paying once if it can ask again and get the first transaction back. `Idempotency-Key` makes
@@ -61,6 +62,31 @@ describe.each([
     expect(await records('keyedBurst')).toHaveLength(1);
     const next = await transfer(undefined);
     expect(next.body.nonce).toBe((answers[0]?.body.nonce as number) + 1);
+  });
+
+  it('keeps one key to one of two senders sending at once, and the other sender’s sends unharmed', async () => {
+    const second = await addSender(service, call);
+    const funded = await transfer(undefined, { params: [second, 100] });
+    expect((await waitForFinalStatus(call, funded.body.txHash)).status).toBe('confirmed');
+    const fromSecond = (key: string | undefined) =>
+      transferToken(keyed(key), { token, sender: second, recipient }, { myReference: 'twoSenders' });
+    // The two keyed ones are different requests (their senders differ): one is sent, the other refused.
+    const [mine, theirs, ...unkeyed] = await Promise.all([
+      transfer('order-two', { myReference: 'twoSenders' }),
+      fromSecond('order-two'),
+      ...Array.from({ length: 4 }, () => fromSecond(undefined)),
+    ]);
+    expect([mine?.status, theirs?.status].sort()).toEqual([201, 409]);
+    for (const answer of unkeyed) expect(answer.status, answer.text).toBe(201);
+    expect(await records('twoSenders')).toHaveLength(5);
+    const nonces = unkeyed.map((answer) => answer.body.nonce as number);
+    if (theirs?.status === 201) nonces.push(theirs.body.nonce);
+    nonces.sort((x, y) => x - y);
+    // No nonce of the second sender lost to the rolled-back group: they follow on without a gap.
+    const next = await fromSecond(undefined);
+    expect(nonces.concat(next.body.nonce)).toEqual(
+      Array.from({ length: nonces.length + 1 }, (_, index) => (nonces[0] as number) + index),
+    );
   });
 
   it('refuses the key with a different request, and sends nothing', async () => {

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Address, getContractAddress, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { signEip1559 } from '../../platform/custody/evm-account.ts';
-import { type Database, isUniqueViolation, type Queryable } from '../../platform/db/database.ts';
+import { type Database, isUniqueViolation } from '../../platform/db/database.ts';
 import {
   databaseFailureWords,
   isDatabaseFailure,
@@ -12,21 +11,21 @@ import {
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
 import type { Idempotency } from '../../platform/http/idempotency-key.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
-import { insertDeployedContracts, moveDeployedContract } from '../contracts/evm-contracts.repository.ts';
+import { moveDeployedContract } from '../contracts/evm-contracts.repository.ts';
 import { classifyBroadcastError } from './broadcast-errors.ts';
 import type { BroadcastMarks } from './broadcast-marks.ts';
 import { insufficientFunds, nodeRateLimited, nodeUnreachable } from './engine-errors.ts';
 import { takeExplicitNonce } from './explicit-nonce.ts';
 import type { Fees } from './fee-oracle.ts';
 import type { GroupCommit } from './group-commit.ts';
-import { IDEMPOTENCY_KEY_INDEX, replayOf } from './idempotent-replay.ts';
-import { allocateNonce, allocateNonces, resyncNonce } from './nonces.repository.ts';
+import { IDEMPOTENCY_KEY_INDEX, keyInUse, replayOf } from './idempotent-replay.ts';
+import { allocateNonce, resyncNonce } from './nonces.repository.ts';
 import { resendEarlierNonces } from './resend-earlier-nonces.ts';
+import { type KeyHeld, type SigningItem, sign, signAndStoreGroup, storeSigned } from './sign-and-store.ts';
 import type { TransactionKind } from './transaction-record.ts';
 import {
   failSignedTransaction,
   findSignedAttempt,
-  insertSignedTransactions,
   type NewTransaction,
   replaceCurrentAttempt,
   type SignedFields,
@@ -68,80 +67,13 @@ export type SubmitTransactionReturnType = {
 export type EngineContext = {
   db: Database;
   /** Groups concurrent first-time signings of one sender into one database transaction. */
-  signing: GroupCommit<SigningItem, SignedFields>;
+  signing: GroupCommit<SigningItem, SignedFields | KeyHeld>;
   /** Marks accepted broadcasts, many per statement. */
   marks: BroadcastMarks;
   /** Makes sure the store's nonce row of (chain, sender) exists, seeded from the chain once. */
   ensureNonceRow(network: EvmNetwork, address: Address): Promise<void>;
   logger: { warn(object: object, message: string): void };
 };
-
-export type SigningItem = { parameters: SubmitTransactionParameters; record: NewTransaction };
-
-/** Allocates nonces for a group of sends of one sender, signs each and stores them, in the caller's transaction. */
-export async function signAndStoreGroup(tx: Queryable, items: SigningItem[]): Promise<SignedFields[]> {
-  const first = items[0];
-  if (!first) return [];
-  const { network, account } = first.parameters;
-  const nonces = await allocateNonces(tx, network.chainId, account.address, items.length);
-  const rows = await Promise.all(
-    items.map(async ({ parameters, record }, index) => {
-      const nonce = nonces[index] as bigint;
-      if (parameters.kind === 'deploy')
-        record.contractAddress = getContractAddress({ from: account.address, nonce });
-      return { tx: record, signed: await sign(parameters, nonce) };
-    }),
-  );
-  await storeSigned(tx, items, rows);
-  return rows.map((row) => row.signed);
-}
-
-/** The signed records, their first attempts and the contracts their deploys create, in one transaction. */
-async function storeSigned(
-  tx: Queryable,
-  items: readonly SigningItem[],
-  rows: ReadonlyArray<{ tx: NewTransaction; signed: SignedFields }>,
-): Promise<void> {
-  await insertSignedTransactions(tx, rows);
-  await insertDeployedContracts(
-    tx,
-    items.flatMap(({ parameters, record }) =>
-      parameters.deployment && record.contractAddress
-        ? [
-            {
-              chainId: record.chainId,
-              address: record.contractAddress,
-              applicationId: record.applicationId,
-              specId: parameters.deployment.specId,
-              alias: parameters.deployment.alias,
-              transactionId: record.id,
-            },
-          ]
-        : [],
-    ),
-  );
-}
-
-async function sign(parameters: SubmitTransactionParameters, nonce: bigint): Promise<SignedFields> {
-  const { rawTx, txHash } = await signEip1559(parameters.account, {
-    chainId: parameters.network.chainId,
-    nonce,
-    to: parameters.to ?? null,
-    value: parameters.value,
-    data: parameters.data,
-    gas: parameters.gasLimit,
-    maxFeePerGas: parameters.fees.maxFeePerGas,
-    maxPriorityFeePerGas: parameters.fees.maxPriorityFeePerGas,
-  });
-  return {
-    nonce,
-    gasLimit: parameters.gasLimit,
-    maxFeePerGas: parameters.fees.maxFeePerGas,
-    maxPriorityFeePerGas: parameters.fees.maxPriorityFeePerGas,
-    txHash,
-    rawTx,
-  };
-}
 
 /** The node has the transaction, pending or mined; undefined when the node did not answer the lookup. */
 async function nodeKnows(network: EvmNetwork, txHash: Hex): Promise<boolean | undefined> {
@@ -164,7 +96,8 @@ async function nodeKnows(network: EvmNetwork, txHash: Hex): Promise<boolean | un
 export async function submitTransaction(
   context: EngineContext,
   parameters: SubmitTransactionParameters,
-  keyReleasedOnce = false,
+  /** In a database transaction of its own: after a group that a key taken elsewhere rolled back. */
+  alone = false,
 ): Promise<SubmitTransactionReturnType> {
   const { network, account } = parameters;
   const sender = account.address.toLowerCase();
@@ -186,7 +119,7 @@ export async function submitTransaction(
   };
 
   const explicitNonce = parameters.nonce;
-  const store = (): Promise<SignedFields> => {
+  const store = (): Promise<SignedFields | KeyHeld> => {
     if (explicitNonce !== undefined)
       return context.db.transaction(async (tx) => {
         await takeExplicitNonce(tx, network.chainId, sender, explicitNonce);
@@ -197,26 +130,33 @@ export async function submitTransaction(
         await storeSigned(tx, [{ parameters, record }], [{ tx: record, signed: fields }]);
         return fields;
       });
-    // A keyed send has a transaction of its own: a key that another request holds aborts it, nonce and
-    // all, where in a group it would abort the others' sends too.
-    if (parameters.idempotency)
-      return context.db.transaction(async (tx) => {
-        const [fields] = await signAndStoreGroup(tx, [{ parameters, record }]);
-        return fields as SignedFields;
-      });
+    if (alone)
+      return context.db.transaction(
+        async (tx) => (await signAndStoreGroup(tx, [{ parameters, record }]))[0] as SignedFields | KeyHeld,
+      );
     return context.signing.run(`${network.chainId}:${sender}`, { parameters, record });
+  };
+  /** The send that holds this request's key, committed: answered as this request's own. */
+  const answerHolder = async (): Promise<SubmitTransactionReturnType> => {
+    const replay = parameters.idempotency
+      ? await replayOf(context.db, parameters.applicationId, parameters.idempotency)
+      : undefined;
+    if (replay) return replay;
+    // Its send ended with nothing sent and released the key in between: this one may take it.
+    if (!alone) return submitTransaction(context, parameters, true);
+    throw keyInUse();
   };
   type Stored = { fields: SignedFields } | { answered: SubmitTransactionReturnType };
   const stored = await store().then(
-    (fields): Stored => ({ fields }),
+    async (outcome): Promise<Stored> =>
+      'keyHeld' in outcome ? { answered: await answerHolder() } : { fields: outcome },
     async (error: unknown): Promise<Stored> => {
-      const { idempotency } = parameters;
-      if (idempotency && isUniqueViolation(error, IDEMPOTENCY_KEY_INDEX)) {
-        // Another request with the key stored its transaction first (the index waited for its commit).
-        const replay = await replayOf(context.db, parameters.applicationId, idempotency);
-        if (replay) return { answered: replay };
-        // Its send ended with nothing sent, and released the key in between: this one may take it.
-        if (!keyReleasedOnce) return { answered: await submitTransaction(context, parameters, true) };
+      if (isUniqueViolation(error, IDEMPOTENCY_KEY_INDEX)) {
+        // A key was taken, between the group's look and its insert, by a send outside the group (another
+        // sender's, another process's): the group rolled back, nonces and all. Each of its sends goes
+        // again in a transaction of its own; a keyed one meets the index there and answers the holder.
+        if (!alone) return { answered: await submitTransaction(context, parameters, true) };
+        if (parameters.idempotency) return { answered: await answerHolder() };
         throw error;
       }
       // The store may have carried out a COMMIT it did not confirm. If the record is there, the send was

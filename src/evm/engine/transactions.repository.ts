@@ -373,3 +373,16 @@ export async function findByIdempotencyKey(
       }
     : undefined;
 }
+
+/** Which of `keys` an application's records hold already. */
+export async function heldIdempotencyKeys(
+  db: Queryable,
+  applicationId: string,
+  keys: readonly string[],
+): Promise<Set<string>> {
+  const rows = await db.query<{ idempotency_key: string }>(
+    'SELECT idempotency_key FROM evm_transactions WHERE application_id = $1 AND idempotency_key = ANY($2::text[])',
+    [applicationId, keys],
+  );
+  return new Set(rows.map((row) => row.idempotency_key));
+}

@@ -15,12 +15,8 @@ import { bumpedFees, FeeOracle } from './fee-oracle.ts';
 import { GroupCommit } from './group-commit.ts';
 import { claimGap, ensureNonceRow, highestFeesAtNonce, listOldGaps } from './nonces.repository.ts';
 import { rebroadcast } from './rebroadcast.ts';
-import {
-  type SigningItem,
-  type SubmitTransactionParameters,
-  signAndStoreGroup,
-  submitTransaction,
-} from './submit-transaction.ts';
+import { type KeyHeld, type SigningItem, signAndStoreGroup } from './sign-and-store.ts';
+import { type SubmitTransactionParameters, submitTransaction } from './submit-transaction.ts';
 import type { TransactionRow } from './transaction-record.ts';
 import {
   listTransactionsToCheck,
@@ -78,7 +74,7 @@ export class TxEngine {
     this.#marks = new BroadcastMarks(platform.db);
   }
 
-  readonly #signing: GroupCommit<SigningItem, SignedFields>;
+  readonly #signing: GroupCommit<SigningItem, SignedFields | KeyHeld>;
   readonly #marks: BroadcastMarks;
 
   submit(parameters: SubmitTransactionParameters) {

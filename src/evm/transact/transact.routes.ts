@@ -60,6 +60,7 @@ export const sendCodes: ErrorCode[] = [
   'ERROR_NONCE_TOO_HIGH',
   'CG_ERR_NETWORK_UNSUPPORTED',
   'CG_ERR_IDEMPOTENCY_KEY_REUSED',
+  'CG_ERR_IDEMPOTENCY_KEY_IN_USE',
 ];
 
 export async function transactRoutes(scope: FastifyInstance): Promise<void> {
