@@ -6,8 +6,9 @@ import { answerRepeatedKey } from '../evm/idempotent-sends.ts';
 import { ChaingateError } from '../platform/errors/chaingate-error.ts';
 import type { ErrorCode } from '../platform/errors/codes.ts';
 import { errorResponses } from '../platform/http/error-body.ts';
-import { type Idempotency, IdempotencyHeaders, idempotencyOf } from '../platform/http/idempotency-key.ts';
+import { IdempotencyHeaders, idempotencyOf } from '../platform/http/idempotency-key.ts';
 import { aliasBody, readRoute } from '../platform/http/read-route.ts';
+import type { Idempotency } from '../platform/idempotency/idempotency.ts';
 import {
   contractCodes,
   DeployAnswer,

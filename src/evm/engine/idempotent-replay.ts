@@ -1,7 +1,6 @@
 import { type Address, getAddress, type Hex } from 'viem';
 import type { Queryable } from '../../platform/db/database.ts';
-import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
-import { assertSameRequest, type Idempotency } from '../../platform/http/idempotency-key.ts';
+import { assertSameRequest, type Idempotency } from '../../platform/idempotency/idempotency.ts';
 import { findByIdempotencyKey } from './transactions.repository.ts';
 
 /** The index that holds each application's idempotency keys unique (migration 0009). */
@@ -32,13 +31,4 @@ export async function replayOf(
     nonce: stored.nonce,
     contractAddress: stored.contractAddress ? getAddress(stored.contractAddress) : undefined,
   };
-}
-
-/** The key's holder released it and another request took it meanwhile: this one sent nothing. */
-export function keyInUse(): ChaingateError {
-  return new ChaingateError(
-    'CG_ERR_IDEMPOTENCY_KEY_IN_USE',
-    'Idempotency-Key: another request with this key is being sent; nothing was sent by this one. Ask again: the repetition answers its transaction',
-    { context: { field: 'Idempotency-Key' } },
-  );
 }

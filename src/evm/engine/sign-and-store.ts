@@ -1,6 +1,7 @@
 import { getContractAddress } from 'viem';
 import { signEip1559 } from '../../platform/custody/evm-account.ts';
 import type { Queryable } from '../../platform/db/database.ts';
+import { itemsWithHeldKeys } from '../../platform/idempotency/idempotency.ts';
 import { insertDeployedContracts } from '../contracts/evm-contracts.repository.ts';
 import { allocateNonces } from './nonces.repository.ts';
 import type { SubmitTransactionParameters } from './submit-transaction.ts';
@@ -17,27 +18,10 @@ export type SigningItem = { parameters: SubmitTransactionParameters; record: New
 export type KeyHeld = { keyHeld: true };
 
 /**
- * The keyed items a group may not sign: each whose key a stored record holds, or an earlier item of the
- * group. Looked up before any nonce is allocated, so that a held key aborts nobody's transaction and
- * leaves no gap; the unique index stays the arbiter (a group of another sender or process).
- */
-async function itemsWithHeldKeys(tx: Queryable, items: readonly SigningItem[]): Promise<Set<SigningItem>> {
-  const held = new Set<SigningItem>();
-  const keys = items.flatMap((item) => (item.record.idempotency ? [item.record.idempotency.key] : []));
-  if (keys.length === 0) return held;
-  const taken = await heldIdempotencyKeys(tx, (items[0] as SigningItem).record.applicationId, keys);
-  for (const item of items) {
-    const key = item.record.idempotency?.key;
-    if (key === undefined) continue;
-    if (taken.has(key)) held.add(item);
-    taken.add(key);
-  }
-  return held;
-}
-
-/**
  * Allocates nonces for a group of sends of one sender, signs each and stores them, in the caller's
- * transaction. A keyed send whose key is held is not signed: it gets `keyHeld`.
+ * transaction. A keyed send whose key is held (in the store, or by an earlier send of the group) is not
+ * signed and takes no nonce: it gets `keyHeld`. The unique index stays the arbiter (a group of another
+ * sender or process).
  */
 export async function signAndStoreGroup(
   tx: Queryable,
@@ -45,7 +29,11 @@ export async function signAndStoreGroup(
 ): Promise<Array<SignedFields | KeyHeld>> {
   const first = items[0];
   if (!first) return [];
-  const held = await itemsWithHeldKeys(tx, items);
+  const held = await itemsWithHeldKeys(
+    items,
+    (item) => item.record.idempotency?.key,
+    (keys) => heldIdempotencyKeys(tx, first.record.applicationId, keys),
+  );
   const signing = held.size === 0 ? items : items.filter((item) => !held.has(item));
   const { network, account } = first.parameters;
   const nonces =

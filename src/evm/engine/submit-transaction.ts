@@ -9,7 +9,7 @@ import {
   isUnansweredCommit,
 } from '../../platform/db/database-failure.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
-import type { Idempotency } from '../../platform/http/idempotency-key.ts';
+import { type Idempotency, keyInUse } from '../../platform/idempotency/idempotency.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { moveDeployedContract } from '../contracts/evm-contracts.repository.ts';
 import { classifyBroadcastError } from './broadcast-errors.ts';
@@ -18,7 +18,7 @@ import { insufficientFunds, nodeRateLimited, nodeUnreachable } from './engine-er
 import { takeExplicitNonce } from './explicit-nonce.ts';
 import type { Fees } from './fee-oracle.ts';
 import type { GroupCommit } from './group-commit.ts';
-import { IDEMPOTENCY_KEY_INDEX, keyInUse, replayOf } from './idempotent-replay.ts';
+import { IDEMPOTENCY_KEY_INDEX, replayOf } from './idempotent-replay.ts';
 import { allocateNonce, resyncNonce } from './nonces.repository.ts';
 import { resendEarlierNonces } from './resend-earlier-nonces.ts';
 import { type KeyHeld, type SigningItem, sign, signAndStoreGroup, storeSigned } from './sign-and-store.ts';

@@ -1,6 +1,6 @@
 import type { Hex } from 'viem';
 import type { Queryable } from '../../platform/db/database.ts';
-import type { Idempotency } from '../../platform/http/idempotency-key.ts';
+import type { Idempotency } from '../../platform/idempotency/idempotency.ts';
 import type { TransactionKind, TransactionRow } from './transaction-record.ts';
 
 export type NewTransaction = {

@@ -1,4 +1,4 @@
-import type { Idempotency } from '../../platform/http/idempotency-key.ts';
+import type { Idempotency } from '../../platform/idempotency/idempotency.ts';
 import { type ReplayedTransaction, replayOf } from '../engine/idempotent-replay.ts';
 import type { EvmContext } from './evm-context.ts';
 

@@ -3,7 +3,7 @@ import { type Abi, type Address, getAddress, type Hex, maxUint256, parseUnits } 
 import type { Application } from '../../applications/applications.service.ts';
 import type { EvmAccountKind } from '../../platform/custody/evm-accounts.repository.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
-import type { Idempotency } from '../../platform/http/idempotency-key.ts';
+import type { Idempotency } from '../../platform/idempotency/idempotency.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import type { Fees } from '../engine/fee-oracle.ts';
 import type { TransactionKind } from '../engine/transaction-record.ts';

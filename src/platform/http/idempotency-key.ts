@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ChaingateError } from '../errors/chaingate-error.ts';
+import type { Idempotency } from '../idempotency/idempotency.ts';
 
 const keyField = (description: string) =>
   Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[!-~]+$', description }));
@@ -40,9 +41,6 @@ export function idempotencyKeyOf(headers: IncomingHttpHeaders): string | undefin
   return typeof key === 'string' ? key : undefined;
 }
 
-/** A keyed request: its key, and the fingerprint a repetition must match. */
-export type Idempotency = { key: string; fingerprint: string };
-
 /**
  * Never part of a fingerprint: a wallet's PIN or one-time code. A code changes between a request and
  * its retry, and the hash of a short PIN is easy to reverse.
@@ -61,6 +59,9 @@ function withoutSecrets(input: unknown): unknown {
   return Object.fromEntries(Object.entries(input).filter(([name]) => !SECRET_FIELDS.has(name)));
 }
 
+/** Each keyed request's fingerprint, taken once: by the route's replay hook, then by its handler. */
+const fingerprints = new WeakMap<FastifyRequest, Idempotency>();
+
 /**
  * The request's key and fingerprint (SHA-256 of its route, query and body, in canonical key order and
  * without secrets), or undefined when it has no key. Read after validation, so aliases are resolved.
@@ -68,26 +69,14 @@ function withoutSecrets(input: unknown): unknown {
 export function idempotencyOf(request: FastifyRequest): Idempotency | undefined {
   const key = idempotencyKeyOf(request.headers);
   if (key === undefined) return undefined;
+  const known = fingerprints.get(request);
+  if (known) return known;
   const input = {
     route: request.routeOptions.url,
     query: canonical(withoutSecrets(request.query)),
     body: canonical(withoutSecrets(request.body)),
   };
-  return { key, fingerprint: createHash('sha256').update(JSON.stringify(input)).digest('hex') };
-}
-
-/**
- * The request that stored a key must be this one: answering its transaction to a different request would
- * tell the client that a transaction it never asked for is its own. Else a 409 naming that transaction.
- */
-export function assertSameRequest(
-  idempotency: Idempotency,
-  stored: { fingerprint: string; txHash: string },
-): void {
-  if (stored.fingerprint === idempotency.fingerprint) return;
-  throw new ChaingateError(
-    'CG_ERR_IDEMPOTENCY_KEY_REUSED',
-    `Idempotency-Key was used for a different request (transaction ${stored.txHash}); nothing was sent`,
-    { context: { field: 'Idempotency-Key', txHash: stored.txHash } },
-  );
+  const idempotency = { key, fingerprint: createHash('sha256').update(JSON.stringify(input)).digest('hex') };
+  fingerprints.set(request, idempotency);
+  return idempotency;
 }

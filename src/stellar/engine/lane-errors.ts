@@ -32,12 +32,3 @@ export function sequenceRefused(network: StellarNetwork, account: string): Chain
     `network ${network.networkId} kept refusing the sequence numbers of ${account} (txBadSeq); retry shortly`,
   );
 }
-
-/** What a request is answered when another request with its idempotency key is being submitted. */
-export function idempotencyKeyInUse(): ChaingateError {
-  return new ChaingateError(
-    'CG_ERR_IDEMPOTENCY_KEY_IN_USE',
-    'Idempotency-Key: a request with this key is being submitted; nothing was sent by this one. Ask again: the repetition answers its transaction',
-    { context: { field: 'Idempotency-Key' } },
-  );
-}

@@ -1,5 +1,5 @@
 import { Account, type Keypair, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
-import type { Idempotency } from '../../platform/http/idempotency-key.ts';
+import type { Idempotency } from '../../platform/idempotency/idempotency.ts';
 import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts';
 import type { StellarTransactionKind } from './transaction-record.ts';
 

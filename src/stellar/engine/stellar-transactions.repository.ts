@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts';
-import type { Idempotency } from '../../platform/http/idempotency-key.ts';
+import type { Idempotency } from '../../platform/idempotency/idempotency.ts';
 import { stringifyLosslessJson } from '../../platform/json/lossless-json.ts';
 import type { SignedEnvelope } from './prepared-transaction.ts';
 import type { StellarTransactionKind, StellarTransactionRow } from './transaction-record.ts';

@@ -19,7 +19,7 @@ import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts
 import { KeyedGroups } from '../../platform/scheduling/keyed-groups.ts';
 import { insertDeployedContracts } from '../contracts/stellar-contracts.repository.ts';
 import { readAccount } from '../network/ledger-entries.ts';
-import { itemsWithHeldKeys } from './keyed-items.ts';
+import { refusedForHeldKeys } from './keyed-items.ts';
 import {
   type Entry,
   held,
@@ -134,7 +134,7 @@ export class SubmissionLanes {
   }
 
   async #processNew(items: NewItem[]): Promise<LaneResult[]> {
-    const refused = await itemsWithHeldKeys(this.context.db, items);
+    const refused = await refusedForHeldKeys(this.context.db, items);
     if (refused.size === 0) return this.#processAdmitted(items);
     const admitted = items.filter((item) => !refused.has(item));
     const results = admitted.length > 0 ? await this.#processAdmitted(admitted) : [];

@@ -1,7 +1,7 @@
 import { hash, Operation, SorobanDataBuilder, type xdr } from '@stellar/stellar-sdk';
 import type { Application } from '../../applications/applications.service.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
-import type { Idempotency } from '../../platform/http/idempotency-key.ts';
+import type { Idempotency } from '../../platform/idempotency/idempotency.ts';
 import { publicStatus } from '../engine/transaction-record.ts';
 import { codeKey, instanceKey, readAccount, readCode, readInstance } from '../network/ledger-entries.ts';
 import { applicationAccount } from './application-account.ts';

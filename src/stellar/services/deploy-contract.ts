@@ -4,7 +4,7 @@ import type { Application } from '../../applications/applications.service.ts';
 import type { StellarAccountRow } from '../../platform/custody/stellar-accounts.repository.ts';
 import { unsealStellarKey } from '../../platform/custody/stellar-keys.ts';
 import { ChaingateError } from '../../platform/errors/chaingate-error.ts';
-import type { Idempotency } from '../../platform/http/idempotency-key.ts';
+import type { Idempotency } from '../../platform/idempotency/idempotency.ts';
 import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts';
 import { readCode } from '../network/ledger-entries.ts';
 import type { ContractSpec } from '../spec/contract-spec.ts';

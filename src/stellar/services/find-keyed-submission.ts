@@ -1,4 +1,4 @@
-import { assertSameRequest, type Idempotency } from '../../platform/http/idempotency-key.ts';
+import { assertSameRequest, type Idempotency } from '../../platform/idempotency/idempotency.ts';
 import { findByIdempotencyKey, type KeyedSubmission } from '../engine/stellar-transactions.repository.ts';
 import type { StellarContext } from './stellar-context.ts';
 

@@ -2,7 +2,7 @@ import { Operation, type xdr } from '@stellar/stellar-sdk';
 import type { Application } from '../../applications/applications.service.ts';
 import { unsealStellarKey } from '../../platform/custody/stellar-keys.ts';
 import { ChaingateError, quote } from '../../platform/errors/chaingate-error.ts';
-import type { Idempotency } from '../../platform/http/idempotency-key.ts';
+import type { Idempotency } from '../../platform/idempotency/idempotency.ts';
 import { text } from '../spec/contract-spec.ts';
 import { paramsToScVals } from '../spec/json-to-scval.ts';
 import { applicationAccount } from './application-account.ts';
