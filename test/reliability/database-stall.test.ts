@@ -83,7 +83,7 @@ describe('a PostgreSQL server that stalls', { timeout: 60_000 }, () => {
     expect(unsure.body).toMatchObject({
       code: 'CG_ERR_DEPENDENCY',
       message:
-        'the database did not answer within 2 s when asked to commit, so the request may have been saved',
+        'the database did not answer within 2 s when asked to commit, so the request may have been saved. A send or submission retried with the same Idempotency-Key header is answered with it if it was, and runs if it was not',
     });
     relay.resume();
     const stored = await call('GET', '/core/v1/evm/info/transaction/reference/unconfirmedCommit');

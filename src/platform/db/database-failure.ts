@@ -59,14 +59,20 @@ export function isStatementTimeout(error: unknown): boolean {
   return error instanceof Error && error.message === DEADLINE_MESSAGES[0];
 }
 
+/** How a client learns whether an unsure request was saved, without a second one. */
+const UNSURE_ADVICE =
+  'A send or submission retried with the same Idempotency-Key header is answered with it if it was, and runs if it was not';
+
 /** What the client is told about a store that failed, or undefined for other errors. */
 export function databaseFailureWords(error: unknown): string | undefined {
   const failure = error as Partial<DatabaseFailure> | undefined;
   if (failure?.dependency !== 'database') return undefined;
   if (failure.unansweredCommit)
-    return failure.code === 'ETIMEDOUT'
-      ? `the database did not answer within ${(failure.timeoutMs ?? 0) / 1000} s when asked to commit, so the request may have been saved`
-      : 'the database connection broke when asked to commit, so the request may have been saved';
+    return `${
+      failure.code === 'ETIMEDOUT'
+        ? `the database did not answer within ${(failure.timeoutMs ?? 0) / 1000} s when asked to commit`
+        : 'the database connection broke when asked to commit'
+    }, so the request may have been saved. ${UNSURE_ADVICE}`;
   if (failure.code === 'ETIMEDOUT' && failure.timeoutMs)
     return `the database did not answer within ${failure.timeoutMs / 1000} s`;
   if (failure.code === 'ECONNREFUSED') return 'the database refused the connection';

@@ -99,7 +99,7 @@ describe('openPostgresDatabase deadlines', () => {
         .catch((error: unknown) => error);
       expect(failure).toMatchObject({ code: 'ETIMEDOUT', unansweredCommit: true });
       expect(databaseFailureWords(failure)).toBe(
-        'the database did not answer within 1 s when asked to commit, so the request may have been saved',
+        'the database did not answer within 1 s when asked to commit, so the request may have been saved. A send or submission retried with the same Idempotency-Key header is answered with it if it was, and runs if it was not',
       );
       relay.resume();
       expect(await db.query('SELECT body FROM notes')).toEqual([{ body: 'committed, never confirmed' }]);

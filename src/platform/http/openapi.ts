@@ -45,7 +45,8 @@ stored and then given to the node answers 201 with its hash even when the databa
 engine finishes it, and its record says how it ends. The one unsure case is a database
 that stalls after it has committed but before it answers. The service then asks it whether the send was
 saved: if it was, the send goes on and answers 201. If the database still does not answer, the send answers
-503 with "…when asked to commit, so the request may have been saved"; a send saved so goes out all the same.
+503 with "…when asked to commit, so the request may have been saved", and names the \`Idempotency-Key\` header
+as the way to retry it safely (below); a send saved so goes out all the same.
 A send made with a \`myReference\` can be looked up under \`/info/transaction/reference/{reference}\` before
 it is sent again.
 
@@ -65,7 +66,8 @@ Stellar submissions (\`contract/deployment\`, \`contract/invoke\`, \`contract/in
 same header, with the same rules, on the record of the request's own transaction (not on a wasm upload or a
 restore submitted before it). One difference: a request whose key another request of the application is
 still submitting answers 409 \`CG_ERR_IDEMPOTENCY_KEY_IN_USE\` with nothing sent; asked again, it answers
-that request's transaction. A submission refused by the network, or expired before any ledger, releases its
+that request's transaction. The same holds when the other request was made to another service process on
+the same store, and the requests signed beside this one go out all the same. A submission refused by the network, or expired before any ledger, releases its
 key.`;
 
 /** OpenAPI 3 generated from the route schemas, at `/openapi.json`, with Swagger UI at `/docs`. */

@@ -19,7 +19,7 @@ import type { StellarNetwork } from '../../platform/networks/stellar-networks.ts
 import { KeyedGroups } from '../../platform/scheduling/keyed-groups.ts';
 import { insertDeployedContracts } from '../contracts/stellar-contracts.repository.ts';
 import { readAccount } from '../network/ledger-entries.ts';
-import { refusedForHeldKeys } from './keyed-items.ts';
+import { processedAloneOnTakenKey, refusedForHeldKeys } from './keyed-items.ts';
 import {
   type Entry,
   held,
@@ -135,10 +135,12 @@ export class SubmissionLanes {
 
   async #processNew(items: NewItem[]): Promise<LaneResult[]> {
     const refused = await refusedForHeldKeys(this.context.db, items);
-    if (refused.size === 0) return this.#processAdmitted(items);
-    const admitted = items.filter((item) => !refused.has(item));
-    const results = admitted.length > 0 ? await this.#processAdmitted(admitted) : [];
-    return items.map((item) => refused.get(item) ?? (results[admitted.indexOf(item)] as LaneResult));
+    const admitted = refused.size === 0 ? items : items.filter((item) => !refused.has(item));
+    if (admitted.length === 0) return items.map((item) => refused.get(item) as LaneResult);
+    const results = await processedAloneOnTakenKey(admitted, (group) => this.#processAdmitted(group));
+    if (refused.size === 0) return results;
+    const answered = new Map(admitted.map((item, index) => [item, results[index] as LaneResult]));
+    return items.map((item) => refused.get(item) ?? (answered.get(item) as LaneResult));
   }
 
   async #processAdmitted(items: NewItem[]): Promise<LaneResult[]> {
