@@ -5,7 +5,13 @@ import { checksumAddress } from '../evm/services/encode-contract-call.ts';
 import type { EvmContext } from '../evm/services/evm-context.ts';
 import type { SendOptions } from '../evm/services/send-transaction.ts';
 import { ChaingateError, quote } from '../platform/errors/chaingate-error.ts';
-import { attachIpfsHashTransaction, claimIpfsHash, releaseIpfsHash } from './ipfs-hash-claims.repository.ts';
+import { keyInUse } from '../platform/idempotency/idempotency.ts';
+import {
+  attachIpfsHashTransaction,
+  claimIpfsHash,
+  isClaimedWithKey,
+  releaseIpfsHash,
+} from './ipfs-hash-claims.repository.ts';
 import { readToken } from './read-token.ts';
 import {
   type DeployTokenContractReturnType,
@@ -112,13 +118,21 @@ export async function mintErc721(
       'CG_ERR_DUPLICATE_IPFS_HASH',
       `ipfsHash '${quote(parameters.ipfsHash)}' is already minted (or being minted) on ${contract.address}`,
     );
+  const key = parameters.idempotency?.key;
   const claim = {
     chainId: contract.network.chainId,
     contractAddress: contract.address,
     ipfsHash: parameters.ipfsHash,
     claimId: randomUUID(),
+    applicationId: key === undefined ? null : parameters.application.id,
+    idempotencyKey: key ?? null,
   };
-  if (!(await claimIpfsHash(db, claim))) throw duplicate();
+  if (!(await claimIpfsHash(db, claim))) {
+    // A repetition of a keyed mint still on its way (the route found no stored transaction for the key):
+    // the hash is this request's own, so say the key is in use; asked again, it answers the mint.
+    if (await isClaimedWithKey(db, claim)) throw keyInUse();
+    throw duplicate();
+  }
   let sent: SendTokenCallReturnType;
   try {
     sent = await sendTokenCall(context, {

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient, deployErc20, transferToken, waitForFinalStatus } from '../support/api-client.ts';
 import { createDatabase } from '../support/postgres-server.ts';
@@ -8,6 +9,27 @@ import { addSender } from '../tokens/token-test-client.ts';
 // sure of paying once if it can ask again and get the first transaction back. `Idempotency-Key` makes
 // that so: the store holds each application's keys unique, and a repetition is answered from the store.
 const recipient = '0x000000000000000000000000000000000000dEaD';
+
+/** An ERC-721 contract deployed with the client `call`, mined; and a keyed mint of `ipfsHash` on it. */
+async function keyedNftContract(call: ReturnType<typeof apiClient>, name: string, ipfsHash: string) {
+  const deployed = await call('POST', '/erc/v1/erc721/deploy', { name, symbol: 'KART', network: 31337 });
+  expect(deployed.status, deployed.text).toBe(201);
+  expect((await waitForFinalStatus(call, deployed.body.txHash)).status).toBe('confirmed');
+  return (key: string, tokenId: number) =>
+    call(
+      'POST',
+      '/erc/v1/erc721/mint',
+      {
+        contractAddress: deployed.body.contractAddress,
+        network: 31337,
+        recipientAddress: recipient,
+        tokenId,
+        ipfsUri: `ipfs://${ipfsHash}/meta.json`,
+        ipfsHash,
+      },
+      { 'idempotency-key': key },
+    );
+}
 
 describe.each([
   { store: 'embedded PGlite', env: async () => ({}) },
@@ -157,28 +179,8 @@ describe.each([
   });
 
   it('answers a repeated mint after it is mined, before the facade would refuse it', async () => {
-    const deployed = await call('POST', '/erc/v1/erc721/deploy', {
-      name: 'Keyed art',
-      symbol: 'KART',
-      alias: 'keyed-art',
-      network: 31337,
-    });
-    expect(deployed.status, deployed.text).toBe(201);
-    expect((await waitForFinalStatus(call, deployed.body.txHash)).status).toBe('confirmed');
-    const mint = () =>
-      call(
-        'POST',
-        '/erc/v1/erc721/mint',
-        {
-          contractAddress: deployed.body.contractAddress,
-          network: 31337,
-          recipientAddress: recipient,
-          tokenId: 7,
-          ipfsUri: 'ipfs://QmKeyed/meta.json',
-          ipfsHash: 'QmKeyed',
-        },
-        { 'idempotency-key': 'mint-7' },
-      );
+    const mint7 = await keyedNftContract(call, 'Keyed art', 'QmKeyed');
+    const mint = () => mint7('mint-7', 7);
     const first = await mint();
     expect(first.status, first.text).toBe(201);
     expect((await waitForFinalStatus(call, first.body.txHash)).status).toBe('confirmed');
@@ -203,5 +205,52 @@ describe.each([
     );
     expect(both.status).toBe(400);
     expect(both.body.message).toContain('Idempotency-Key');
+  });
+});
+
+// A facade with a uniqueness of its own: an ERC-721 mint claims its ipfsHash before it is signed. A
+// repetition that arrives between that claim and the first's stored transaction is the same request, so
+// it is told the key is in use (ask again), not that the hash belongs to another mint. Held there by a
+// lock on the sender's nonce row, which only a PostgreSQL server lets another session keep.
+describe('a keyed ERC-721 mint asked again while the first is on its way', () => {
+  let service: TestService;
+  let databaseUrl: string;
+
+  beforeAll(async () => {
+    databaseUrl = await createDatabase(inject('postgresUrl'));
+    service = await startTestService({ CHAINGATE_SOROBAN: '0', DATABASE_URL: databaseUrl });
+  });
+  afterAll(() => service?.close());
+
+  it('answers 409 in-use, not a duplicate ipfsHash, and then the first mint', async () => {
+    const call = apiClient(service.url, service.auth);
+    const mint = await keyedNftContract(call, 'Held art', 'QmHeld');
+
+    const other = new pg.Client({ connectionString: databaseUrl });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT * FROM evm_nonces WHERE chain_id = 31337 FOR UPDATE');
+      const first = mint('mint-held', 1);
+      for (;;) {
+        const claimed = await other.query("SELECT 1 FROM erc721_ipfs_hashes WHERE ipfs_hash = 'QmHeld'");
+        if (claimed.rows.length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const again = await mint('mint-held', 1);
+      expect(again.status, again.text).toBe(409);
+      expect(again.body.code).toBe('CG_ERR_IDEMPOTENCY_KEY_IN_USE');
+      // Another request for the same hash is still refused as a duplicate.
+      const another = await mint('mint-other', 2);
+      expect(another.body.code, another.text).toBe('CG_ERR_DUPLICATE_IPFS_HASH');
+      await other.query('COMMIT');
+      const minted = await first;
+      expect(minted.status, minted.text).toBe(201);
+      const later = await mint('mint-held', 1);
+      expect(later.status, later.text).toBe(201);
+      expect(later.body).toEqual(minted.body);
+    } finally {
+      await other.end();
+    }
   });
 });

@@ -18,7 +18,8 @@ export const IdempotencyHeaders = Type.Object({
       'answers the first request’s transaction again (the same txHash, and on EVM the same nonce; header ' +
       '`Idempotent-Replayed: true`), even when the first request got an error that said it may have been ' +
       'saved. While the first is still running, an EVM send waits for it and answers it; a Stellar ' +
-      'submission answers 409 CG_ERR_IDEMPOTENCY_KEY_IN_USE (ask again). The same key with a different ' +
+      'submission, and an ERC-721 mint whose ipfsHash the first has claimed, answer 409 ' +
+      'CG_ERR_IDEMPOTENCY_KEY_IN_USE (ask again). The same key with a different ' +
       'request (another endpoint, query or body; the PIN or code of a wallet left out) answers 409 ' +
       'CG_ERR_IDEMPOTENCY_KEY_REUSED. A transaction that ended with nothing sent or spent (an error that ' +
       'says retrying is safe) releases its key. 1–128 visible ASCII characters; kept with the transaction.',

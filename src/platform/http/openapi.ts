@@ -60,7 +60,9 @@ so requests with one key sent at once store one transaction. The same key with a
 endpoint, query or body; a wallet's PIN or code does not count) answers 409
 \`CG_ERR_IDEMPOTENCY_KEY_REUSED\`. A send that ended with nothing sent (an error that says retrying is
 safe, such as \`ERROR_NODE_UNREACHABLE\` or \`ERROR_INSUFICIENT_FUNDS\` from the node) releases its key, and
-its retry runs again. Keys do not expire.
+its retry runs again. Keys do not expire. One exception to "still on its way": an ERC-721 mint claims its
+\`ipfsHash\` before its transaction is stored, and a repetition that arrives in between answers 409
+\`CG_ERR_IDEMPOTENCY_KEY_IN_USE\` (ask again: it then answers the mint), not \`CG_ERR_DUPLICATE_IPFS_HASH\`.
 
 Stellar submissions (\`contract/deployment\`, \`contract/invoke\`, \`contract/invoke/extendttl\`) take the
 same header, with the same rules, on the record of the request's own transaction (not on a wasm upload or a
