@@ -19,6 +19,12 @@ describe('classifyBroadcastError', () => {
     ['nonce too high: address 0xabc, tx: 9 state: 7', 'nonceTooHigh'],
     ['NONCE_TOO_FAR_IN_FUTURE_FOR_SENDER', 'nonceTooHigh'],
     ['replacement transaction underpriced', 'underpriced'],
+    // geth's and anvil's ErrFeeCapTooLow: the base fee rose above the max fee (re-priced, not failed).
+    [
+      'max fee per gas less than block base fee: address 0xabc, maxFeePerGas: 1 baseFee: 875000000',
+      'feeCapTooLow',
+    ],
+    ['fee cap less than block base fee', 'feeCapTooLow'],
     ['insufficient funds for gas * price + value', 'insufficientFunds'],
     ['node request failed: connect ECONNREFUSED 127.0.0.1:8545', 'unreachable'],
     // A proxy's words for a node that did not answer it: the node may have the transaction.

@@ -13,6 +13,11 @@ export type BroadcastOutcome =
   /** The node lacks an earlier nonce of the sender (lost pool, or a sequencer that refuses gaps). */
   | { kind: 'nonceTooHigh' }
   | { kind: 'underpriced' }
+  /**
+   * The max fee per gas is below the block's base fee (the base fee rose after it was signed): not a
+   * refusal for good. Re-signed at the current fees, the same nonce is taken again.
+   */
+  | { kind: 'feeCapTooLow'; message: string }
   | { kind: 'insufficientFunds'; message: string }
   | { kind: 'rejected'; message: string }
   /** Nothing reached the node (a refused connection, an HTTP refusal): the transaction was not sent. */
@@ -53,6 +58,9 @@ const alreadyKnown = /already ?(known|imported)|known transaction|already in (th
 const nonceTooLow =
   /nonce ?(is )?too ?low|old ?nonce|nonce has already been used|invalid nonce.*lower|pool\(stale\)/;
 const nonceTooHigh = /nonce ?too ?high|nonce ?gap|nonce[ _]?too[ _]?far[ _]?in(to)?[ _]?(the[ _])?future/;
+// geth's and anvil's ErrFeeCapTooLow, and viem's FeeCapTooLowError wordings.
+const feeCapTooLow =
+  /max fee per gas less than (the )?(block )?base ?fee|fee cap less than (the )?block base ?fee/;
 const underpriced =
   /underpriced|fee ?too ?low|replacement.*(fee|gas)|gas price (is )?(too low|below)|same nonce in the (queue|tx pool)/;
 const insufficientFunds =
@@ -76,6 +84,9 @@ export function classifyBroadcastError(error: unknown): BroadcastOutcome {
   if (alreadyKnown.test(text)) return { kind: 'accepted' };
   if (nonceTooLow.test(text)) return { kind: 'nonceTooLow' };
   if (nonceTooHigh.test(text)) return { kind: 'nonceTooHigh' };
+  if (feeCapTooLow.test(text)) {
+    return { kind: 'feeCapTooLow', message: 'max fee per gas less than block base fee' };
+  }
   if (underpriced.test(text)) return { kind: 'underpriced' };
   if (insufficientFunds.test(text)) {
     return { kind: 'insufficientFunds', message: 'insufficient funds for gas * price + value' };

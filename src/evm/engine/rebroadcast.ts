@@ -11,6 +11,11 @@ export type RebroadcastContext = {
   db: Database;
   tracker: ConfirmationTracker;
   logger: { warn(object: object, message: string): void };
+  /**
+   * Signs the record again under its nonce at the current fees and gives that to the node: for stored
+   * bytes the node refuses because the base fee rose above their max fee.
+   */
+  reprice?: (network: EvmNetwork, row: TransactionRow) => Promise<BroadcastOutcome>;
 };
 
 async function send(network: EvmNetwork, rawTx: string): Promise<BroadcastOutcome> {
@@ -40,6 +45,8 @@ export async function rebroadcast(
   }
   await markBroadcast(context.db, row.id, outcome.kind === 'accepted');
   if (outcome.kind === 'accepted') return outcome;
+  // Still a live transaction: failing it would give its nonce away while the fee is all that is wrong.
+  if (outcome.kind === 'feeCapTooLow' && context.reprice) return context.reprice(network, row);
   context.logger.warn({ chainId: network.chainId, id: row.id, outcome }, 'rebroadcast refused');
   if (outcome.kind === 'insufficientFunds' && row.state === 'signed') {
     await failSignedTransaction(context.db, row, {

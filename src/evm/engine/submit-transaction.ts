@@ -298,6 +298,8 @@ export async function submitTransaction(
             message: outcome.message,
           });
           throw nodeRateLimited(network.chainId, outcome.message);
+        case 'feeCapTooLow':
+        // A fresh send's fees were read just now: below the base fee, they are the client's gasPrice.
         case 'rejected':
           await failSignedTransaction(context.db, row, {
             code: 'ERROR_REJECTED_BY_NODE',

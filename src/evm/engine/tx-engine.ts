@@ -6,6 +6,7 @@ import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { type PollLoop, startPollLoop } from '../../platform/scheduling/poll-loop.ts';
 import { forgetContractCode } from '../contracts/contract-code.ts';
+import type { BroadcastOutcome } from './broadcast-errors.ts';
 import { BroadcastMarks } from './broadcast-marks.ts';
 import { CanonicalChain } from './canonical-chain.ts';
 import { listSendersToReconcile } from './chain-recovery.repository.ts';
@@ -14,7 +15,7 @@ import { ConfirmationTracker, type RevertDecoder } from './confirmation-tracker.
 import { bumpedFees, FeeOracle } from './fee-oracle.ts';
 import { GroupCommit } from './group-commit.ts';
 import { claimGap, ensureNonceRow, highestFeesAtNonce, listOldGaps } from './nonces.repository.ts';
-import { rebroadcast } from './rebroadcast.ts';
+import { type RebroadcastContext, rebroadcast } from './rebroadcast.ts';
 import { type KeyHeld, type SigningItem, signAndStoreGroup } from './sign-and-store.ts';
 import { type SubmitTransactionParameters, submitTransaction } from './submit-transaction.ts';
 import type { TransactionRow } from './transaction-record.ts';
@@ -228,7 +229,7 @@ export class TxEngine {
     this.#lastReconciled.set(network.chainId, now);
     if (everyone) forgetContractCode(network.chainId);
     const since = everyone ? undefined : new Date(now - 24 * 3600_000);
-    const context = { db: this.platform.db, tracker, logger: this.platform.logger };
+    const context = this.#rebroadcastContext(tracker);
     for (const sender of await listSendersToReconcile(this.platform.db, network.chainId, since)) {
       if (this.#stopped) return;
       const result = await recoverSender(context, network, sender.address, BigInt(sender.next_nonce));
@@ -242,17 +243,38 @@ export class TxEngine {
     }
   }
 
+  /** What a re-send needs; stored bytes refused for a max fee below the base fee are re-priced. */
+  #rebroadcastContext(tracker: ConfirmationTracker): RebroadcastContext {
+    return {
+      db: this.platform.db,
+      tracker,
+      logger: this.platform.logger,
+      reprice: async (network, row) =>
+        (await this.#bumpFees(network, row)) ?? {
+          kind: 'feeCapTooLow',
+          message: 'max fee per gas less than block base fee, and the fee ceiling allows no more',
+        },
+    };
+  }
+
   async #rebroadcast(network: EvmNetwork, row: TransactionRow): Promise<void> {
     const tracker = this.#trackers.get(network.chainId);
     if (!tracker) return;
-    await rebroadcast({ db: this.platform.db, tracker, logger: this.platform.logger }, network, row);
+    await rebroadcast(this.#rebroadcastContext(tracker), network, row);
   }
 
-  /** Re-signs a stuck transaction with the same nonce and fees raised above the node's replacement minimum. */
-  async #bumpFees(network: EvmNetwork, row: TransactionRow): Promise<void> {
-    if (row.nonce === null || row.max_fee_per_gas === null || row.max_priority_fee_per_gas === null) return;
+  /**
+   * Re-signs a stuck transaction with the same nonce and fees raised above the node's replacement
+   * minimum and the current fees, and gives it to the node. Undefined when it cannot (no key here, or
+   * the network's fee ceiling reached).
+   */
+  async #bumpFees(network: EvmNetwork, row: TransactionRow): Promise<BroadcastOutcome | undefined> {
+    const tracker = this.#trackers.get(network.chainId);
+    if (!tracker) return undefined;
+    if (row.nonce === null || row.max_fee_per_gas === null || row.max_priority_fee_per_gas === null)
+      return undefined;
     const owner = await this.signers.forOwner(row.sender);
-    if (!owner) return;
+    if (!owner) return undefined;
     const fees = bumpedFees(
       {
         maxFeePerGas: BigInt(row.max_fee_per_gas),
@@ -261,7 +283,7 @@ export class TxEngine {
       await this.fees.current(network),
     );
     if (network.maxFeePerGasWei !== undefined && fees.maxFeePerGas > network.maxFeePerGasWei) {
-      if (BigInt(row.max_fee_per_gas) >= network.maxFeePerGasWei) return;
+      if (BigInt(row.max_fee_per_gas) >= network.maxFeePerGasWei) return undefined;
       fees.maxFeePerGas = network.maxFeePerGasWei;
       if (fees.maxPriorityFeePerGas > fees.maxFeePerGas) fees.maxPriorityFeePerGas = fees.maxFeePerGas;
     }
@@ -280,7 +302,9 @@ export class TxEngine {
       { chainId: network.chainId, id: row.id, txHash: signed.txHash },
       'stuck transaction re-sent with higher fees',
     );
-    await this.#rebroadcast(network, { ...row, raw_tx: rawTx });
+    // Without `reprice`: bytes signed at the current fees and refused again wait for a later pass.
+    const context = { db: this.platform.db, tracker, logger: this.platform.logger };
+    return rebroadcast(context, network, { ...row, raw_tx: rawTx });
   }
 
   /** Fills nonce gaps that no new transaction reused, so later transactions are not stuck behind them. */

@@ -272,5 +272,5 @@ export const recordErrorCodes = {
   ERROR_EVM_REVERTED: 'reverted on chain; the message carries the decoded reason',
   ERROR_REPLACED: 'replaced by another transaction with the same nonce',
   ERROR_CHAIN_LOST:
-    'the chain lost the transaction (a reorg or a node restored from a snapshot) and refuses it again; its nonce was filled',
+    'the chain lost the transaction (a reorg or a node restored from a snapshot) and refuses it again for good (a max fee below the base fee is re-priced, not this); its nonce was filled',
 } as const;
