@@ -5,7 +5,7 @@
  * (`npm start`: the embedded store, 1 s devnet blocks) and an external PostgreSQL server (0.2 s blocks,
  * as earlier runs); `--pglite` adds the PGlite store. Prints markdown tables and writes bench/results.md.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { apiFor, deployToken, transferAndWait } from './api.ts';
 import { Cleanup } from './cleanup.ts';
@@ -340,7 +340,15 @@ async function main(cleanup: Cleanup, setup: Setup): Promise<string> {
       failuresList(`send via service, round ${index + 1}`, round),
     ),
     ...failuresList('raw eth_sendRawTransaction', raw.push),
+    ...(sends.stalls ?? []).map((stall) => `- service sends not all mined in time, ${stall}`),
   ];
+  if ([...sends.checks, ...raw.checks].some((check) => !check.ok)) {
+    // The server's own words (its warnings: re-sends, recoveries) for whoever reads the failure.
+    const file = new URL(`../.tmp/bench-server-${setup.store}.log`, import.meta.url);
+    mkdirSync(new URL('.', file), { recursive: true });
+    writeFileSync(file, service.output());
+    failures.push(`- a check failed: the server's output is in .tmp/bench-server-${setup.store}.log`);
+  }
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   return [
     `## chaingate benchmark: ${setup.title}`,

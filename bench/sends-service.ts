@@ -6,6 +6,7 @@ import type { CpuUse } from './cpu.ts';
 import type { HttpClient } from './http-client.ts';
 import { failureReason, type LoadResult, runLoad } from './load.ts';
 import { recipients, type SendBench, sendTimeoutMs } from './sends.ts';
+import { describeStall } from './stall.ts';
 
 type Accepted = { txHash: string; nonce: number };
 
@@ -117,6 +118,9 @@ export async function benchServiceSends(options: {
     ...median,
     ...(warm ? { warmup: warm } : {}),
     rounds: measured.map((round) => round.push),
+    stalls: measured.flatMap((round, index) =>
+      (round.stalls ?? []).map((stall) => `round ${index + 1}: ${stall}`),
+    ),
     // Every round must pass every check.
     checks: median.checks.map((check, index) => ({
       name: check.name,
@@ -159,6 +163,8 @@ async function measuredRound(
     waitForMinedNonce(http, rpcUrl, sender, startNonce + accepted.length, sendTimeoutMs),
     waitForAllFinal(api, accepted, sendTimeoutMs),
   ]);
+  const stall =
+    minedAt === undefined ? await describeStall(http, { rpcUrl, api, sender }, accepted) : undefined;
   const finalNonce = await nonceOf(http, rpcUrl, sender);
   const hashes = accepted.map((a) => a.txHash);
   const receipts = await checkReceipts(http, rpcUrl, hashes);
@@ -173,6 +179,7 @@ async function measuredRound(
     minedMs: minedAt === undefined ? undefined : minedAt - started,
     confirmedMs: final.at === undefined ? undefined : final.at - started,
     statusCounts,
+    ...(stall ? { stalls: [stall] } : {}),
     checks: [
       {
         name: `all ${options.count.toLocaleString('en')} answered 201`,

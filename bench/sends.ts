@@ -14,6 +14,8 @@ export type SendBench = {
   confirmedMs?: number | undefined;
   /** Service only: final status counts (and what was still open at the timeout). */
   statusCounts?: Map<string, number>;
+  /** Service only: what the chain, the node's pool and the service said about each round not mined in time. */
+  stalls?: string[];
   /** Raw only: time spent signing beforehand (not part of the rate). */
   signMs?: number;
   checks: Check[];
