@@ -8,7 +8,8 @@ import {
 
 /** What a node's answer to `eth_sendRawTransaction` means for the engine. */
 export type BroadcastOutcome =
-  | { kind: 'accepted' }
+  /** `known`: the node had it already ("already known"), so this call gave it nothing new. */
+  | { kind: 'accepted'; known?: true }
   | { kind: 'nonceTooLow' }
   /** The node lacks an earlier nonce of the sender (lost pool, or a sequencer that refuses gaps). */
   | { kind: 'nonceTooHigh' }
@@ -81,7 +82,7 @@ export function classifyBroadcastError(error: unknown): BroadcastOutcome {
       : { kind: 'unreachable', message, cause: error };
   }
   const text = messagesOf(error);
-  if (alreadyKnown.test(text)) return { kind: 'accepted' };
+  if (alreadyKnown.test(text)) return { kind: 'accepted', known: true };
   if (nonceTooLow.test(text)) return { kind: 'nonceTooLow' };
   if (nonceTooHigh.test(text)) return { kind: 'nonceTooHigh' };
   if (feeCapTooLow.test(text)) {
