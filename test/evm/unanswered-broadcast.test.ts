@@ -32,11 +32,15 @@ type Trick =
   | 'tookItSaysTooLow';
 const tricks: Trick[] = [];
 let failingLookups = 0;
+/** Until then every raw transaction is refused with geth's "txpool is full", and not given to anvil. */
+let poolFullUntil = 0;
 
 let stack: RelayedService;
 beforeAll(async () => {
   stack = await startRelayedService(
     async (item, forward) => {
+      if (item.method === 'eth_sendRawTransaction' && Date.now() < poolFullUntil)
+        return { jsonrpc: '2.0', id: item.id, error: { code: -32000, message: 'txpool is full' } };
       const trick = item.method === 'eth_sendRawTransaction' ? tricks.shift() : undefined;
       if (trick === 'refuse') throw new HttpRefusal(401, 'invalid project id\n');
       if (trick === 'tookItSaysTooLow') {
@@ -153,6 +157,43 @@ describe('a broadcast without an answer', () => {
     expect(await chain.getBalance({ address: recipient })).toBe(balanceBefore + 3002n);
     expect(await chain.getTransactionCount({ address: sender })).toBe(nonceBefore + 1);
     expect((await recordOf('refused')).status).toBe('error');
+  });
+
+  it('answers 503 when the node’s pool is full, sends nothing, and re-uses the nonce', {
+    timeout: 60_000,
+  }, async () => {
+    const { call, sender, chain, transfer, recordOf } = setUp();
+    const nonceBefore = await chain.getTransactionCount({ address: sender });
+    poolFullUntil = Date.now() + 60_000;
+    const refused = await transfer('5001', 'poolFull').finally(() => {
+      poolFullUntil = 0;
+    });
+    expect(refused.status, refused.text).toBe(503);
+    expect(refused.body).toMatchObject({ code: 'CG_ERR_DEPENDENCY' });
+    expect(refused.body.message).toContain('txpool is full');
+    expect((await recordOf('poolFull')).status).toBe('error');
+    const retry = await transfer('5002', 'afterPoolFull');
+    expect(retry.status, retry.text).toBe(201);
+    expect(retry.body.nonce).toBe(nonceBefore);
+    expect((await waitForFinalStatus(call, retry.body.txHash)).status).toBe('confirmed');
+  });
+
+  // A kept send (its broadcast unanswered) that the node then refuses for a full pool, for longer than the
+  // engine's first looks: before, its look at the chain's nonces took that for a refusal for good and
+  // failed it (ERROR_CHAIN_LOST), its nonce to the gap filler.
+  it('keeps giving a kept send to a node whose pool is full until it takes it', {
+    timeout: 60_000,
+  }, async () => {
+    const { call, sender, chain, transfer, recordOf } = setUp();
+    const balanceBefore = await chain.getBalance({ address: recipient });
+    tricks.push('swallow');
+    const kept = await transfer('6001', 'keptThroughFullPool');
+    expect(kept.status, kept.text).toBe(201);
+    poolFullUntil = Date.now() + 12_000;
+    expect((await waitForFinalStatus(call, kept.body.txHash, 31337, 50_000)).status).toBe('confirmed');
+    expect(await recordOf('keptThroughFullPool')).toMatchObject({ status: 'confirmed' });
+    expect(await chain.getBalance({ address: recipient })).toBe(balanceBefore + 6001n);
+    expect(await chain.getTransactionCount({ address: sender })).toBe(kept.body.nonce + 1);
   });
 
   it('keeps a send the node calls "nonce too low" when it cannot say whether its own hash took the nonce', {

@@ -25,6 +25,9 @@ describe('classifyBroadcastError', () => {
       'feeCapTooLow',
     ],
     ['fee cap less than block base fee', 'feeCapTooLow'],
+    // geth's ErrTxPoolOverflow: nothing taken, to be tried again (not a refusal for good).
+    ['txpool is full', 'poolFull'],
+    ['Transaction pool is full', 'poolFull'],
     ['insufficient funds for gas * price + value', 'insufficientFunds'],
     ['node request failed: connect ECONNREFUSED 127.0.0.1:8545', 'unreachable'],
     // A proxy's words for a node that did not answer it: the node may have the transaction.

@@ -29,7 +29,9 @@ export type BroadcastOutcome =
    */
   | { kind: 'unanswered'; message: string }
   /** The node (a hosted provider) refused the call for its rate limit: nothing was taken. */
-  | { kind: 'rateLimited'; message: string };
+  | { kind: 'rateLimited'; message: string }
+  /** The node's pool is full: nothing was taken, and the same bytes may be taken later. */
+  | { kind: 'poolFull'; message: string };
 
 function messagesOf(error: unknown): string {
   const parts: string[] = [];
@@ -62,6 +64,8 @@ const nonceTooHigh = /nonce ?too ?high|nonce ?gap|nonce[ _]?too[ _]?far[ _]?in(t
 // geth's and anvil's ErrFeeCapTooLow, and viem's FeeCapTooLowError wordings.
 const feeCapTooLow =
   /max fee per gas less than (the )?(block )?base ?fee|fee cap less than (the )?block base ?fee/;
+// geth's ErrTxPoolOverflow ("txpool is full"), and "transaction pool is full" as other pools say it.
+const poolFull = /t(x|ransaction) ?pool (is )?full|txpoolfull/;
 const underpriced =
   /underpriced|fee ?too ?low|replacement.*(fee|gas)|gas price (is )?(too low|below)|same nonce in the (queue|tx pool)/;
 const insufficientFunds =
@@ -85,6 +89,7 @@ export function classifyBroadcastError(error: unknown): BroadcastOutcome {
   if (alreadyKnown.test(text)) return { kind: 'accepted', known: true };
   if (nonceTooLow.test(text)) return { kind: 'nonceTooLow' };
   if (nonceTooHigh.test(text)) return { kind: 'nonceTooHigh' };
+  if (poolFull.test(text)) return { kind: 'poolFull', message: 'txpool is full' };
   if (feeCapTooLow.test(text)) {
     return { kind: 'feeCapTooLow', message: 'max fee per gas less than block base fee' };
   }

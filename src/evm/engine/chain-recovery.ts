@@ -44,9 +44,10 @@ export async function recoverSender(
       outcome.kind === 'unreachable' ||
       outcome.kind === 'unanswered' ||
       outcome.kind === 'rateLimited' ||
+      outcome.kind === 'poolFull' ||
       outcome.kind === 'nonceTooHigh'
     ) {
-      // The node is away, or wants the nonces before this one (a gap not filled yet): next pass.
+      // The node is away or full, or wants the nonces before this one (a gap not filled yet): next pass.
       break;
     }
   }

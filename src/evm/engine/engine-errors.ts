@@ -27,6 +27,14 @@ export function nodeRateLimited(chainId: number, message: string, cause?: unknow
   );
 }
 
+export function nodePoolFull(chainId: number): ChaingateError {
+  return new ChaingateError(
+    'CG_ERR_DEPENDENCY',
+    `the node of network ${chainId} refused the transaction because its pool is full (txpool is full): nothing was sent, retry shortly`,
+    { context: { chainId } },
+  );
+}
+
 export function badNonce(message: string): ChaingateError {
   return new ChaingateError('CG_ERR_BAD_NONCE', message);
 }

@@ -14,7 +14,7 @@ import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { moveDeployedContract } from '../contracts/evm-contracts.repository.ts';
 import { classifyBroadcastError } from './broadcast-errors.ts';
 import type { BroadcastMarks } from './broadcast-marks.ts';
-import { insufficientFunds, nodeRateLimited, nodeUnreachable } from './engine-errors.ts';
+import { insufficientFunds, nodePoolFull, nodeRateLimited, nodeUnreachable } from './engine-errors.ts';
 import { takeExplicitNonce } from './explicit-nonce.ts';
 import type { Fees } from './fee-oracle.ts';
 import type { GroupCommit } from './group-commit.ts';
@@ -298,6 +298,13 @@ export async function submitTransaction(
             message: outcome.message,
           });
           throw nodeRateLimited(network.chainId, outcome.message);
+        case 'poolFull':
+          // Refused before the node took it, as a rate limit: the nonce goes back to the gaps.
+          await failSignedTransaction(context.db, row, {
+            code: 'CG_ERR_DEPENDENCY',
+            message: outcome.message,
+          });
+          throw nodePoolFull(network.chainId);
         case 'feeCapTooLow':
         // A fresh send's fees were read just now: below the base fee, they are the client's gasPrice.
         case 'rejected':
