@@ -20,16 +20,19 @@ export type RelayedService = {
 /**
  * An anvil, a JSON-RPC relay in front of it that answers every call with `handle` (`forward` asks
  * anvil), and a service whose only network is chain 31337 at the relay (`network` adds to its
- * configuration): how a test plays a node that answers otherwise than anvil.
+ * configuration, `env` to its environment): how a test plays a node that answers otherwise than anvil.
  */
 export async function startRelayedService(
   handle: (item: RpcItem, forward: (item: RpcItem) => Promise<RpcAnswer>) => Promise<RpcAnswer>,
-  options: { blockTime?: number; network?: Record<string, unknown> } = {},
+  options: { blockTime?: number; network?: Record<string, unknown>; env?: Record<string, string> } = {},
 ): Promise<RelayedService> {
   const anvil = await startAnvil({ blockTime: options.blockTime ?? 0.3 });
   const forward = (item: RpcItem) => askNode(anvil.rpcUrl, item);
   const relay = await serveJsonRpc((item) => handle(item, forward));
-  const service = await startTestService(externalNetworkEnv(networkConfigFile(relay.url, options.network)));
+  const service = await startTestService({
+    ...externalNetworkEnv(networkConfigFile(relay.url, options.network)),
+    ...options.env,
+  });
   return {
     anvil,
     relay,
