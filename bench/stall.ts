@@ -1,5 +1,4 @@
-import type { Api } from './api.ts';
-import { statusOf } from './api.ts';
+import { type Api, statusOf } from './api.ts';
 import { nonceOf, rpc } from './chain.ts';
 import type { HttpClient } from './http-client.ts';
 

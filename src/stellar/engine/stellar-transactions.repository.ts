@@ -335,7 +335,6 @@ export async function heldIdempotencyKeys(
   applicationId: string,
   keys: readonly string[],
 ): Promise<Set<string>> {
-  if (keys.length === 0) return new Set();
   const rows = await db.query<{ idempotency_key: string }>(
     `SELECT idempotency_key FROM stellar_transactions WHERE application_id = $1 AND idempotency_key = ANY($2::text[])`,
     [applicationId, keys],
