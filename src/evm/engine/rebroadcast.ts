@@ -43,11 +43,11 @@ export async function rebroadcast(
     await fundFromFaucet(network, row.sender as Address).catch(() => false);
     outcome = await send(network, row.raw_tx);
   }
-  // A node that already holds the bytes was given nothing: the time since they were given, after which
-  // a transaction not mined gets higher fees, runs on. Restarted on each look, a node that holds a
-  // transaction and never mines it (anvil's pool has done so) would be asked again forever, never
-  // re-priced.
-  if (outcome.kind === 'accepted' && outcome.known && row.state !== 'signed') return outcome;
+  // A node that already holds an accepted transaction's bytes was given nothing: the time since they
+  // were given, after which a transaction not mined gets higher fees, runs on. Restarted on each look, a
+  // node that holds a transaction and never mines it (anvil's pool has done so) would be asked again
+  // forever, never re-priced. (A signed record still becomes inserted; a reorged one keeps its spacing.)
+  if (outcome.kind === 'accepted' && outcome.known && row.state === 'inserted') return outcome;
   await markBroadcast(context.db, row.id, outcome.kind === 'accepted');
   if (outcome.kind === 'accepted') return outcome;
   // Still a live transaction: failing it would give its nonce away while the fee is all that is wrong.
