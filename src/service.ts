@@ -205,6 +205,7 @@ export async function startService(config: Config): Promise<RunningService> {
 
     const engine = new TxEngine(platform, {
       stuckAfterMs: config.engine.stuckAfterSeconds * 1000,
+      refusedFailAfterSeconds: config.engine.refusedFailAfterSeconds,
       decodeRevert: async (row, receipt) => {
         const network = platform.evm.get(row.chain_id);
         if (!network) return 'execution reverted';

@@ -41,7 +41,11 @@ describe('bytes the node already holds, given again', () => {
       const before = await row();
       expect(before.state).toBe('inserted');
       const tracker = new ConfirmationTracker(db, network, async () => '');
-      const outcome = await rebroadcast({ db, tracker, logger }, network, before);
+      const outcome = await rebroadcast(
+        { db, tracker, logger, refusedFailAfterSeconds: 180 },
+        network,
+        before,
+      );
       expect(outcome.kind).toBe('accepted');
       const after = await row();
       expect(after.last_broadcast_at).toEqual(before.last_broadcast_at);

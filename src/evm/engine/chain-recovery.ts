@@ -1,7 +1,7 @@
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { addMissingGaps, listLiveFromNonce, reopenMinedFromNonce } from './chain-recovery.repository.ts';
 import { type RebroadcastContext, rebroadcast } from './rebroadcast.ts';
-import { failSignedTransaction } from './transactions.repository.ts';
+import { failLongRefused } from './transactions.repository.ts';
 
 export type SenderRecovery = { reopened: number; rebroadcast: number; failed: number; gaps: number };
 
@@ -12,8 +12,9 @@ export type SenderRecovery = { reopened: number; rebroadcast: number; failed: nu
  * what its pool holds). Records marked mined
  * go back to `processing`; everything live from that nonce on is given to the node again from its
  * stored raw bytes, in nonce order, so hashes and contract addresses stay the same; nonces nobody holds
- * go to the gaps, which the engine fills. A record the node now refuses for good ends `error`
- * (ERROR_CHAIN_LOST) and its nonce is filled, so the ones after it still go through.
+ * go to the gaps, which the engine fills. A record the node has kept refusing (in words that name no
+ * passing cause) for `refusedFailAfterSeconds` ends `error` (ERROR_CHAIN_LOST) and its nonce is filled, so
+ * the ones after it still go through; refused for less long, it waits for the next pass.
  */
 export async function recoverSender(
   context: RebroadcastContext,
@@ -35,10 +36,18 @@ export async function recoverSender(
     const outcome = await rebroadcast(context, network, row);
     if (outcome.kind === 'accepted') result.rebroadcast++;
     else if (outcome.kind === 'rejected' || outcome.kind === 'insufficientFunds') {
-      await failSignedTransaction(context.db, row, {
-        code: 'ERROR_CHAIN_LOST',
-        message: `the chain lost this transaction and refuses it again: ${outcome.message}`,
-      });
+      const failed = await failLongRefused(
+        context.db,
+        row,
+        {
+          code: 'ERROR_CHAIN_LOST',
+          message: `the chain lost this transaction and refuses it again: ${outcome.message}`,
+        },
+        context.refusedFailAfterSeconds,
+      );
+      // Refused for less long: maybe in passing (another node after a failover, a restarting one). It
+      // keeps its nonce, and the ones after it cannot be mined before it anyway: next pass.
+      if (!failed) break;
       result.failed++;
     } else if (
       outcome.kind === 'unreachable' ||

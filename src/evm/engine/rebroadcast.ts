@@ -5,7 +5,12 @@ import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { type BroadcastOutcome, classifyBroadcastError } from './broadcast-errors.ts';
 import type { ConfirmationTracker } from './confirmation-tracker.ts';
 import type { TransactionRow } from './transaction-record.ts';
-import { failSignedTransaction, markBroadcast } from './transactions.repository.ts';
+import {
+  clearRefusal,
+  failSignedTransaction,
+  markBroadcast,
+  markRefused,
+} from './transactions.repository.ts';
 
 export type RebroadcastContext = {
   db: Database;
@@ -16,6 +21,11 @@ export type RebroadcastContext = {
    * bytes the node refuses because the base fee rose above their max fee.
    */
   reprice?: (network: EvmNetwork, row: TransactionRow) => Promise<BroadcastOutcome>;
+  /**
+   * How long the node must keep refusing a stored transaction (in words that name no passing cause)
+   * before the look at the chain's nonces fails it and fills its nonce.
+   */
+  refusedFailAfterSeconds: number;
 };
 
 async function send(network: EvmNetwork, rawTx: string): Promise<BroadcastOutcome> {
@@ -47,8 +57,15 @@ export async function rebroadcast(
   // were given, after which a transaction not mined gets higher fees, runs on. Restarted on each look, a
   // node that holds a transaction and never mines it (anvil's pool has done so) would be asked again
   // forever, never re-priced. (A signed record still becomes inserted; a reorged one keeps its spacing.)
-  if (outcome.kind === 'accepted' && outcome.known && row.state === 'inserted') return outcome;
-  await markBroadcast(context.db, row.id, outcome.kind === 'accepted');
+  if (outcome.kind === 'accepted' && outcome.known && row.state === 'inserted') {
+    if (row.refused_since) await clearRefusal(context.db, row.id);
+    return outcome;
+  }
+  // Refused in words that name no passing cause: the first such refusal starts the time after which the
+  // look at the chain's nonces gives up on it (see `recoverSender`).
+  if (outcome.kind === 'rejected' || outcome.kind === 'insufficientFunds')
+    await markRefused(context.db, row.id);
+  else await markBroadcast(context.db, row.id, outcome.kind === 'accepted');
   if (outcome.kind === 'accepted') return outcome;
   // Still a live transaction: failing it would give its nonce away while the fee is all that is wrong.
   if (outcome.kind === 'feeCapTooLow' && context.reprice) return context.reprice(network, row);

@@ -32,6 +32,8 @@ export type TransactionRow = {
   effective_gas_price: string | null;
   broadcast_count: number;
   last_broadcast_at: Date | null;
+  /** When a node first refused a re-send of it in words that name no passing cause; null once taken. */
+  refused_since: Date | null;
   created_at: Date;
   confirmed_at: Date | null;
 };

@@ -40,6 +40,11 @@ export type TxEngineOptions = {
   gapFillAfterMs?: number;
   /** How often the active senders' stored nonces are compared with the chain's (recovery). */
   reconcileEveryMs?: number;
+  /**
+   * A stored transaction the node keeps refusing, in words that name no passing cause, for this long is
+   * failed (ERROR_CHAIN_LOST) and its nonce filled.
+   */
+  refusedFailAfterSeconds: number;
   decodeRevert: RevertDecoder;
 };
 
@@ -186,6 +191,9 @@ export class TxEngine {
         (first || age > 5_000 || new Date(row.created_at).getTime() < this.#startedAt)
       ) {
         // Written but never confirmed as accepted: the process died mid-send, or the send is hanging.
+        // Spaced by its last re-send, as a reorged record is: a node that refuses it (it may for minutes
+        // before the record is failed) is not asked on every pass.
+        if (!first && sinceBroadcast <= 3_000) continue;
         if (!(await tracker.checkRecord(row, head))) await this.#rebroadcast(network, row);
       } else if (row.state === 'inserted') {
         // Block scans find nearly everything; a receipt lookup per record is the fallback, so it is
@@ -249,6 +257,7 @@ export class TxEngine {
       db: this.platform.db,
       tracker,
       logger: this.platform.logger,
+      refusedFailAfterSeconds: this.options.refusedFailAfterSeconds,
       reprice: async (network, row) =>
         (await this.#bumpFees(network, row)) ?? {
           kind: 'feeCapTooLow',
@@ -303,8 +312,10 @@ export class TxEngine {
       'stuck transaction re-sent with higher fees',
     );
     // Without `reprice`: bytes signed at the current fees and refused again wait for a later pass.
-    const context = { db: this.platform.db, tracker, logger: this.platform.logger };
-    return rebroadcast(context, network, { ...row, raw_tx: rawTx });
+    return rebroadcast({ ...this.#rebroadcastContext(tracker), reprice: undefined }, network, {
+      ...row,
+      raw_tx: rawTx,
+    });
   }
 
   /** Fills nonce gaps that no new transaction reused, so later transactions are not stuck behind them. */

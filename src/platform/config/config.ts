@@ -17,7 +17,7 @@ export type Config = {
   logLevel: string;
   publicBaseUrl: string | undefined;
   file: ConfigFile;
-  engine: { stuckAfterSeconds: number };
+  engine: { stuckAfterSeconds: number; refusedFailAfterSeconds: number };
   soroban: { enabled: boolean; port: number; ledgerCloseMs: number };
   devnet: {
     enabled: boolean;
@@ -142,6 +142,11 @@ export function loadConfig(env: Env = process.env): Config {
         env.CHAINGATE_STUCK_AFTER_SECONDS,
         'CHAINGATE_STUCK_AFTER_SECONDS',
         30,
+      ),
+      refusedFailAfterSeconds: parsePositive(
+        env.CHAINGATE_REFUSED_FAIL_AFTER_SECONDS,
+        'CHAINGATE_REFUSED_FAIL_AFTER_SECONDS',
+        180,
       ),
     },
     devnet: {

@@ -272,5 +272,5 @@ export const recordErrorCodes = {
   ERROR_EVM_REVERTED: 'reverted on chain; the message carries the decoded reason',
   ERROR_REPLACED: 'replaced by another transaction with the same nonce',
   ERROR_CHAIN_LOST:
-    'the chain lost the transaction (a reorg or a node restored from a snapshot) and refuses it again for good (a max fee below the base fee is re-priced, not this); its nonce was filled',
+    'the chain lost the transaction (a reorg or a node restored from a snapshot) and the node kept refusing it again for CHAINGATE_REFUSED_FAIL_AFTER_SECONDS (default 3 min); its nonce was filled. A full pool, a rate limit, an unreachable node and a max fee below the base fee (re-priced) never cause this',
 } as const;

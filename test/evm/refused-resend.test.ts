@@ -1,0 +1,100 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createPublicClient, type Hex, http, keccak256 } from 'viem';
+import { foundry } from 'viem/chains';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, waitForFinalStatus } from '../support/api-client.ts';
+import { type RelayedService, startRelayedService } from '../support/relayed-service.ts';
+
+// A node that took a transaction and lost it (a restart that dropped its pool, a failover to another
+// node) and then refuses the same bytes in words the engine does not know. The look at the chain's
+// nonces used to fail such a record on the first refusal (ERROR_CHAIN_LOST, its nonce to the gap filler),
+// so a node that refused it in passing cost a live transaction. Now the record keeps its nonce until the
+// node has refused it for CHAINGATE_REFUSED_FAIL_AFTER_SECONDS, and only then is failed and its nonce
+// filled, so the sender's later transactions still go through.
+const FAIL_AFTER_SECONDS = 20;
+const recipient = '0x000000000000000000000000000000000000beef';
+/** Words no node class of the engine matches. */
+const UNKNOWN_REFUSAL = 'transaction rejected by local policy';
+
+/** Raw transactions the relay said it took without giving them to anvil: how it refuses each later. */
+const lost = new Map<Hex, { refuseForMs: number; firstRefusal?: number; refusals: number }>();
+let loseNext: number | undefined;
+
+let stack: RelayedService;
+beforeAll(async () => {
+  stack = await startRelayedService(
+    async (item, forward) => {
+      if (item.method !== 'eth_sendRawTransaction') return forward(item);
+      const raw = (item.params as Hex[])[0] as Hex;
+      const refusing = lost.get(raw);
+      if (refusing) {
+        refusing.firstRefusal ??= Date.now();
+        if (Date.now() - refusing.firstRefusal >= refusing.refuseForMs) return forward(item);
+        refusing.refusals++;
+        return { jsonrpc: '2.0', id: item.id, error: { code: -32000, message: UNKNOWN_REFUSAL } };
+      }
+      if (loseNext === undefined) return forward(item);
+      lost.set(raw, { refuseForMs: loseNext, refusals: 0 });
+      loseNext = undefined;
+      return { jsonrpc: '2.0', id: item.id, result: keccak256(raw) };
+    },
+    { env: { CHAINGATE_REFUSED_FAIL_AFTER_SECONDS: String(FAIL_AFTER_SECONDS) } },
+  );
+});
+afterAll(() => stack?.close());
+
+describe('a stored transaction the node refuses again in unknown words', () => {
+  const setUp = () => {
+    const { service, anvil } = stack;
+    const call = apiClient(service.url, service.auth);
+    const sender = service.credentials.sender as `0x${string}`;
+    const chain = createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl) });
+    const transfer = (value: string) =>
+      call('POST', '/core/v1/evm/chain/transfer', { sender, recipient, blockchainNetwork: 31337, value });
+    const refusalsOf = (txHash: string) =>
+      [...lost.entries()].find(([raw]) => keccak256(raw) === txHash)?.[1].refusals ?? 0;
+    return { call, sender, chain, transfer, refusalsOf };
+  };
+
+  it('keeps its nonce while the node refuses it for a while, and is mined once the node takes it', {
+    timeout: 90_000,
+  }, async () => {
+    const { call, sender, chain, transfer, refusalsOf } = setUp();
+    const balanceBefore = await chain.getBalance({ address: recipient });
+    // Refused for 6 s from its first re-send: one or two of the engine's looks (every 5 s on the devnet).
+    loseNext = 6_000;
+    const sent = await transfer('7001');
+    expect(sent.status, sent.text).toBe(201);
+    const final = await waitForFinalStatus(call, sent.body.txHash, 31337, 60_000);
+    // Before: `error` / ERROR_CHAIN_LOST at the first refusal, and its nonce went to a filler.
+    expect(final.status).toBe('confirmed');
+    expect(refusalsOf(sent.body.txHash)).toBeGreaterThanOrEqual(1);
+    expect(await chain.getBalance({ address: recipient })).toBe(balanceBefore + 7001n);
+    expect(await chain.getTransactionCount({ address: sender })).toBe(sent.body.nonce + 1);
+  });
+
+  it('is failed once the node has refused it for the set time, and the sends after it go through', {
+    timeout: 90_000,
+  }, async () => {
+    const { call, sender, chain, transfer, refusalsOf } = setUp();
+    const balanceBefore = await chain.getBalance({ address: recipient });
+    loseNext = Number.POSITIVE_INFINITY;
+    const refused = await transfer('8001');
+    expect(refused.status, refused.text).toBe(201);
+    // The next send takes the next nonce, and waits on chain behind the refused one.
+    const next = await transfer('8002');
+    expect(next.status, next.text).toBe(201);
+    expect(next.body.nonce).toBe(refused.body.nonce + 1);
+    const final = await waitForFinalStatus(call, refused.body.txHash, 31337, 75_000);
+    expect(final.status).toBe('error');
+    expect(final.errorInfo.code).toBe('ERROR_CHAIN_LOST');
+    expect(final.errorInfo.message).toContain(UNKNOWN_REFUSAL);
+    // Given again and refused on more than one look before it was failed (before: failed at the first).
+    expect(refusalsOf(refused.body.txHash)).toBeGreaterThanOrEqual(2);
+    // Its nonce was filled (a zero-value self-transfer), so the next one was mined.
+    expect((await waitForFinalStatus(call, next.body.txHash, 31337, 30_000)).status).toBe('confirmed');
+    await sleep(1_000);
+    expect(await chain.getBalance({ address: recipient })).toBe(balanceBefore + 8002n);
+    expect(await chain.getTransactionCount({ address: sender })).toBe(next.body.nonce + 1);
+  });
+});
