@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createPublicClient, type Hex, http, keccak256 } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rpcCall } from '../support/anvil.ts';
 import { apiClient, waitForFinalStatus } from '../support/api-client.ts';
 import { type RelayedService, startRelayedService } from '../support/relayed-service.ts';
 
@@ -51,9 +52,9 @@ describe('a stored transaction the node refuses again in unknown words', () => {
     const chain = createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl) });
     const transfer = (value: string) =>
       call('POST', '/core/v1/evm/chain/transfer', { sender, recipient, blockchainNetwork: 31337, value });
-    const refusalsOf = (txHash: string) =>
-      [...lost.entries()].find(([raw]) => keccak256(raw) === txHash)?.[1].refusals ?? 0;
-    return { call, sender, chain, transfer, refusalsOf };
+    const rawOf = (txHash: string) => [...lost.keys()].find((raw) => keccak256(raw) === txHash);
+    const refusalsOf = (txHash: string) => lost.get(rawOf(txHash) as Hex)?.refusals ?? 0;
+    return { call, sender, chain, transfer, rawOf, refusalsOf };
   };
 
   it('keeps its nonce while the node refuses it for a while, and is mined once the node takes it', {
@@ -95,6 +96,31 @@ describe('a stored transaction the node refuses again in unknown words', () => {
     expect((await waitForFinalStatus(call, next.body.txHash, 31337, 30_000)).status).toBe('confirmed');
     await sleep(1_000);
     expect(await chain.getBalance({ address: recipient })).toBe(balanceBefore + 8002n);
+    expect(await chain.getTransactionCount({ address: sender })).toBe(next.body.nonce + 1);
+  });
+
+  // The node refused it for good, but another node had its bytes and mines them after it was failed (here:
+  // given to anvil directly, before the filler of its nonce goes out). The store must not go on saying
+  // `error` for a mined transaction: the block scan finds its hash, and the filler is the one replaced.
+  it('is confirmed after all when its bytes are mined after it was failed', { timeout: 90_000 }, async () => {
+    const { call, sender, chain, transfer, rawOf } = setUp();
+    const balanceBefore = await chain.getBalance({ address: recipient });
+    loseNext = Number.POSITIVE_INFINITY;
+    const refused = await transfer('9001');
+    expect(refused.status, refused.text).toBe(201);
+    const next = await transfer('9002');
+    expect(next.status, next.text).toBe(201);
+    expect((await waitForFinalStatus(call, refused.body.txHash, 31337, 75_000)).status).toBe('error');
+    await rpcCall(stack.anvil.rpcUrl, 'eth_sendRawTransaction', [rawOf(refused.body.txHash)]);
+    const final = await waitForFinalStatus(call, next.body.txHash, 31337, 30_000);
+    expect(final.status).toBe('confirmed');
+    await sleep(1_000);
+    const status = await call(
+      'GET',
+      `/core/v1/evm/info/transaction/${refused.body.txHash}/status?network=31337`,
+    );
+    expect(status.body).toMatchObject({ status: 'confirmed', errorInfo: null });
+    expect(await chain.getBalance({ address: recipient })).toBe(balanceBefore + 9001n + 9002n);
     expect(await chain.getTransactionCount({ address: sender })).toBe(next.body.nonce + 1);
   });
 });
