@@ -1,7 +1,7 @@
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { addMissingGaps, listLiveFromNonce, reopenMinedFromNonce } from './chain-recovery.repository.ts';
 import { type RebroadcastContext, rebroadcast } from './rebroadcast.ts';
-import { failLongRefused } from './transactions.repository.ts';
+import { failLongRefused } from './refused-resends.repository.ts';
 
 export type SenderRecovery = { reopened: number; rebroadcast: number; failed: number; gaps: number };
 

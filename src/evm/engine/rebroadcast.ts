@@ -4,13 +4,9 @@ import { fundFromFaucet } from '../../platform/networks/devnet-faucet.ts';
 import type { EvmNetwork } from '../../platform/networks/evm-networks.ts';
 import { type BroadcastOutcome, classifyBroadcastError } from './broadcast-errors.ts';
 import type { ConfirmationTracker } from './confirmation-tracker.ts';
+import { clearRefusal, markRefused } from './refused-resends.repository.ts';
 import type { TransactionRow } from './transaction-record.ts';
-import {
-  clearRefusal,
-  failSignedTransaction,
-  markBroadcast,
-  markRefused,
-} from './transactions.repository.ts';
+import { failSignedTransaction, markBroadcast } from './transactions.repository.ts';
 
 export type RebroadcastContext = {
   db: Database;
