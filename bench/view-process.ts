@@ -14,10 +14,9 @@ import { encodeFunctionData, erc20Abi } from 'viem';
 import { findFreePort } from '../src/platform/net/free-port.ts';
 import { DEVNET_RPC_BATCH_SIZE } from '../src/platform/networks/evm-networks.ts';
 import { Cleanup } from './cleanup.ts';
-import { cpuSnapshot } from './cpu.ts';
 import { nodeHttpClient } from './http-client.ts';
-import { median, runLoad } from './load.ts';
-import { startViewStudy } from './views.ts';
+import { measureViewSides } from './view-sides.ts';
+import { balanceOfViewBody, startViewStudy } from './views.ts';
 
 const rounds = Number(process.argv[2] ?? 9);
 const roundMs = 3_000;
@@ -52,50 +51,13 @@ try {
   );
   if (started.status !== 200) throw new Error(`the in-process proxy did not start: ${started.text}`);
 
-  const body = JSON.stringify({
-    contractAddress: token,
-    blockchainNetwork: 31337,
-    method: 'balanceOf',
-    params: [sender],
-  });
+  const body = balanceOfViewBody(token, sender);
   const sides = [
     { name: 'service view', url: `${service.url}/core/v1/evm/transact/view`, pid: service.pid },
     { name: 'proxy in the service process', url: `http://127.0.0.1:${inProcessPort}/view`, pid: service.pid },
     { name: 'proxy in its own process', url: `${standalone.url}/view`, pid: standalone.pid },
   ];
-  const measure = async (side: (typeof sides)[number], durationMs: number) => {
-    const result = await runLoad({
-      concurrency: 32,
-      durationMs,
-      cpuSnapshot: () => cpuSnapshot(side.pid),
-      task: async () => {
-        // The same credential headers to every side: unread by the proxies, still parsed by Node.
-        const answer = await http.post(side.url, body, api.headers);
-        return answer.status === 200
-          ? { ok: true }
-          : { ok: false, reason: `${answer.status} ${answer.text}` };
-      },
-    });
-    if (result.failed > 0) throw new Error(`${side.name}: ${JSON.stringify([...result.failures])}`);
-    return result.cpu?.server ?? Number.NaN;
-  };
-  for (const side of sides) await measure(side, 2_000);
-  const micros: number[][] = sides.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    const line: string[] = [];
-    for (let step = 0; step < sides.length; step++) {
-      const index = (round + step) % sides.length;
-      const value = await measure(sides[index] as (typeof sides)[number], roundMs);
-      micros[index]?.push(value);
-    }
-    for (const [index, side] of sides.entries())
-      line.push(`${side.name} ${micros[index]?.[round]?.toFixed(1)}`);
-    console.log(`round ${round + 1}: ${line.join(' · ')} µs server CPU a view`);
-  }
-  const medians = micros.map(median);
-  console.log(
-    `medians: ${sides.map((side, index) => `${side.name} ${medians[index]?.toFixed(1)}`).join(' · ')} µs`,
-  );
+  const micros = await measureViewSides({ http, sides, body, headers: api.headers, rounds, roundMs });
   const dearer = micros[1]?.filter(
     (value, round) => value > (micros[2]?.[round] ?? Number.POSITIVE_INFINITY),
   ).length;

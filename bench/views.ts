@@ -32,6 +32,16 @@ export type ViewOptions = {
 
 export type ViewRoundOrder = 'alternate' | 'service-first' | 'proxy-first';
 
+/** The bench's view request: the token's balanceOf(holder) through `POST /transact/view`. */
+export function balanceOfViewBody(token: string, holder: string): string {
+  return JSON.stringify({
+    contractAddress: token,
+    blockchainNetwork: 31337,
+    method: 'balanceOf',
+    params: [holder],
+  });
+}
+
 /**
  * balanceOf through `POST /transact/view` versus the same `eth_call` sent straight to anvil, same
  * client, same concurrency, same duration; both answers are parsed so both sides pay for JSON.
@@ -39,12 +49,7 @@ export type ViewRoundOrder = 'alternate' | 'service-first' | 'proxy-first';
 export async function benchViews(options: ViewOptions): Promise<ViewBench> {
   const { http } = options;
   const viewUrl = `${options.serviceUrl}/core/v1/evm/transact/view`;
-  const viewBody = JSON.stringify({
-    contractAddress: options.token,
-    blockchainNetwork: 31337,
-    method: 'balanceOf',
-    params: [options.holder],
-  });
+  const viewBody = balanceOfViewBody(options.token, options.holder);
   const data = encodeFunctionData({
     abi: erc20Abi,
     functionName: 'balanceOf',

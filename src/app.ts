@@ -25,11 +25,11 @@ import { walletRoutes } from './wallets/wallets.routes.ts';
 
 export type BuildAppOptions = { logLevel: string; readiness: Readiness; metrics: Registry };
 
-/** The HTTP application: shared plugins, then one encapsulated plugin per domain. */
-export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({
+/** Fastify's own options for the service (the view bench's slim process takes them too). */
+export function serverOptions(logLevel: string) {
+  return {
     logger: {
-      level: options.logLevel,
+      level: logLevel,
       redact: {
         paths: ['req.headers.authorization', '*.apiKey', '*.adminToken', '*.pin'],
         censor: '[redacted]',
@@ -43,7 +43,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: JSON_BODY_LIMIT,
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
-  });
+  };
+}
+
+/** The HTTP application: shared plugins, then one encapsulated plugin per domain. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify(serverOptions(options.logLevel));
   registerSchemaCompilers(app);
   registerRequestInput(app);
   app.decorate('platform', null as unknown as Platform);
