@@ -77,7 +77,7 @@ export async function recordMinedBatch(
     `UPDATE evm_transactions t
         SET state = m.state, tx_hash = m.tx_hash, block_number = m.block_number, block_hash = m.block_hash,
             gas_used = m.gas_used, effective_gas_price = m.effective_gas_price,
-            error_code = m.error_code, error_message = m.error_message,
+            error_code = m.error_code, error_message = m.error_message, refused_since = NULL,
             confirmed_at = CASE WHEN m.state IN ('confirmed', 'evmError') THEN COALESCE(t.confirmed_at, now()) ELSE NULL END,
             raw_tx = COALESCE((SELECT a.raw_tx FROM evm_transaction_attempts a WHERE a.tx_hash = m.tx_hash), t.raw_tx)
        FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::numeric[], $7::numeric[],
