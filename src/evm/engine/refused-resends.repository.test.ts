@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertTestApplication } from '../../../test/support/applications.ts';
 import { databaseFactories } from '../../../test/support/databases.ts';
+import { randomHex as hex } from '../../../test/support/random-hex.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { migrate } from '../../platform/db/migrate.ts';
 import { recordMinedBatch } from './mined-records.repository.ts';
@@ -11,10 +12,6 @@ import { insertSignedTransactions, markBroadcastMany } from './transactions.repo
 const chainId = 31337;
 const sender = `0x${'ab'.repeat(20)}`;
 const lost = { code: 'ERROR_CHAIN_LOST', message: 'the chain lost this transaction and refuses it again: x' };
-
-function hex(bytes: number): `0x${string}` {
-  return `0x${randomBytes(bytes).toString('hex')}`;
-}
 
 describe.each(databaseFactories)('the refusal clock on $kind', (factory) => {
   let db: Database;

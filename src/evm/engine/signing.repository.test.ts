@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertTestApplication } from '../../../test/support/applications.ts';
 import { databaseFactories } from '../../../test/support/databases.ts';
+import { randomHex as hex } from '../../../test/support/random-hex.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { migrate } from '../../platform/db/migrate.ts';
 import { allocateNonces, ensureNonceRow } from './nonces.repository.ts';
@@ -13,10 +14,6 @@ import {
 
 const chainId = 31337;
 const sender = `0x${'ab'.repeat(20)}`;
-
-function hex(bytes: number): `0x${string}` {
-  return `0x${randomBytes(bytes).toString('hex')}`;
-}
 
 describe.each(databaseFactories)('the signing statements on $kind', (factory) => {
   let db: Database;
