@@ -14,7 +14,7 @@ export type SenderRecovery = { reopened: number; rebroadcast: number; failed: nu
  * stored raw bytes, in nonce order, so hashes and contract addresses stay the same; nonces nobody holds
  * go to the gaps, which the engine fills. A record the node has kept refusing (in words that name no
  * passing cause) for `refusedFailAfterSeconds` ends `error` (ERROR_CHAIN_LOST) and its nonce is filled, so
- * the ones after it still go through; refused for less long, it waits for the next pass.
+ * the ones after it still go through; refused for less long, it is given again on the next pass.
  */
 export async function recoverSender(
   context: RebroadcastContext,
@@ -45,10 +45,11 @@ export async function recoverSender(
         },
         context.refusedFailAfterSeconds,
       );
-      // Refused for less long: maybe in passing (another node after a failover, a restarting one). It
-      // keeps its nonce, and the ones after it cannot be mined before it anyway: next pass.
-      if (!failed) break;
-      result.failed++;
+      // Refused for less long: maybe in passing (another node after a failover, a restarting one), so it
+      // keeps its nonce. The look goes on: the ones after it are given again too, and start their own
+      // clocks now, so that a node that refuses them all (a restored state that lost the sender's funds)
+      // has them failed together, not one window after another.
+      if (failed) result.failed++;
     } else if (
       outcome.kind === 'unreachable' ||
       outcome.kind === 'unanswered' ||
