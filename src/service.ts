@@ -6,6 +6,7 @@ import { buildApp } from './app.ts';
 import { ApplicationAuthenticator } from './applications/authentication.ts';
 import { type Credentials, ensureFirstStartCredentials } from './applications/first-start.ts';
 import { standardAbis } from './evm/contract-library/standard-abis.ts';
+import { registerEngineMetrics } from './evm/engine/engine-metrics.ts';
 import { replayRevertReason } from './evm/engine/replay-revert.ts';
 import { TxEngine } from './evm/engine/tx-engine.ts';
 import { findVisibleSpec } from './evm/specs/contract-specs.repository.ts';
@@ -218,6 +219,7 @@ export async function startService(config: Config): Promise<RunningService> {
       },
     });
     app.evm = { platform, engine };
+    registerEngineMetrics(metrics, db, app.log);
     engine.start();
     cleanups.push(() => engine.stop());
 

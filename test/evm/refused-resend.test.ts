@@ -17,6 +17,17 @@ const recipient = '0x000000000000000000000000000000000000beef';
 /** Words no node class of the engine matches. */
 const UNKNOWN_REFUSAL = 'transaction rejected by local policy';
 
+/** `GET /metrics` as a map from series (name and labels, as printed) to value. */
+async function metricValues(serviceUrl: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${serviceUrl}/metrics`)).text();
+  const values = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const match = /^(\S+) (\S+)$/.exec(line);
+    if (match && !line.startsWith('#')) values.set(match[1] as string, Number(match[2]));
+  }
+  return values;
+}
+
 /** Raw transactions the relay said it took without giving them to anvil: how it refuses each later. */
 const lost = new Map<Hex, { refuseForMs: number; firstRefusal?: number; refusals: number }>();
 let loseNext: number | undefined;
@@ -96,6 +107,14 @@ describe('a stored transaction the node refuses again in unknown words', () => {
       refused.body.nonce + 1,
       refused.body.nonce + 2,
     ]);
+    // While the node refuses them, the engine's gauges say so (read from the store on a scrape).
+    while ((lost.get(rawOf(refusedToo.body.txHash) as Hex)?.refusals ?? 0) < 1) await sleep(100);
+    const gauges = await metricValues(stack.service.url);
+    expect(gauges.get('chaingate_evm_refused_transactions{chain_id="31337",state="inserted"}')).toBe(2);
+    expect(gauges.get('chaingate_evm_open_transactions{chain_id="31337",state="inserted"}')).toBe(3);
+    expect(
+      gauges.get('chaingate_evm_oldest_open_transaction_seconds{chain_id="31337",state="inserted"}'),
+    ).toBeGreaterThan(0);
     const final = await waitForFinalStatus(call, refused.body.txHash, 31337, 75_000);
     const failedAt = Date.now();
     expect(final.status).toBe('error');
@@ -114,6 +133,11 @@ describe('a stored transaction the node refuses again in unknown words', () => {
     await sleep(1_000);
     expect(await chain.getBalance({ address: recipient })).toBe(balanceBefore + 8003n);
     expect(await chain.getTransactionCount({ address: sender })).toBe(next.body.nonce + 1);
+    // Nothing open is left, so nothing is counted as refused.
+    const after = await metricValues(stack.service.url);
+    expect(
+      after.get('chaingate_evm_refused_transactions{chain_id="31337",state="inserted"}'),
+    ).toBeUndefined();
   });
 
   // The node refused it for good, but another node had its bytes and mines them after it was failed (here:
