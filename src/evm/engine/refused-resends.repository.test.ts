@@ -3,11 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertTestApplication } from '../../../test/support/applications.ts';
 import { databaseFactories } from '../../../test/support/databases.ts';
 import { randomHex as hex } from '../../../test/support/random-hex.ts';
+import { storeSignedTransfer } from '../../../test/support/stored-transfer.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { migrate } from '../../platform/db/migrate.ts';
 import { recordMinedBatch } from './mined-records.repository.ts';
 import { clearRefusal, failLongRefused, markRefused } from './refused-resends.repository.ts';
-import { insertSignedTransactions, markBroadcastMany } from './transactions.repository.ts';
+import { markBroadcastMany } from './transactions.repository.ts';
 
 const chainId = 31337;
 const sender = `0x${'ab'.repeat(20)}`;
@@ -25,33 +26,15 @@ describe.each(databaseFactories)('the refusal clock on $kind', (factory) => {
 
   let nextNonce = 0n;
   const storeRecord = async () => {
-    const id = randomUUID();
     const nonce = nextNonce++;
-    const tx = {
-      id,
+    const { id, txHash } = await storeSignedTransfer(db, {
       applicationId,
       chainId,
-      kind: 'transfer' as const,
       sender,
-      to: hex(20),
-      contractAddress: null,
-      value: 1n,
-      input: '0x' as const,
-      method: null,
-      specId: null,
-      myReference: null,
-      idempotency: { key: `key-${id}`, fingerprint: 'f' },
-    };
-    const signed = {
       nonce,
-      gasLimit: 21_000n,
-      maxFeePerGas: 2n,
-      maxPriorityFeePerGas: 1n,
-      txHash: hex(32),
-      rawTx: hex(110),
-    };
-    await db.transaction((q) => insertSignedTransactions(q, [{ tx, signed }]));
-    return { id, chain_id: chainId, sender, nonce: nonce.toString(), txHash: signed.txHash };
+      idempotencyKey: `key-${randomUUID()}`,
+    });
+    return { id, chain_id: chainId, sender, nonce: nonce.toString(), txHash };
   };
   const read = async (id: string) =>
     (

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { insertSignedTransactions } from '../../src/evm/engine/transactions.repository.ts';
+import type { Database } from '../../src/platform/db/database.ts';
+import { randomHex } from './random-hex.ts';
+
+/**
+ * Stores a signed transfer record straight through the engine's insert (random hash and bytes, nothing
+ * sent): for store-level tests of what the engine does with records. Answers its id and hash.
+ */
+export async function storeSignedTransfer(
+  db: Database,
+  record: { applicationId: string; chainId: number; sender: string; nonce: bigint; idempotencyKey?: string },
+): Promise<{ id: string; txHash: `0x${string}` }> {
+  const id = randomUUID();
+  const txHash = randomHex(32);
+  const tx = {
+    id,
+    applicationId: record.applicationId,
+    chainId: record.chainId,
+    kind: 'transfer' as const,
+    sender: record.sender,
+    to: randomHex(20),
+    contractAddress: null,
+    value: 1n,
+    input: '0x' as const,
+    method: null,
+    specId: null,
+    myReference: null,
+    idempotency: record.idempotencyKey ? { key: record.idempotencyKey, fingerprint: 'f' } : undefined,
+  };
+  const signed = {
+    nonce: record.nonce,
+    gasLimit: 21_000n,
+    maxFeePerGas: 2n,
+    maxPriorityFeePerGas: 1n,
+    txHash,
+    rawTx: randomHex(110),
+  };
+  await db.transaction((q) => insertSignedTransactions(q, [{ tx, signed }]));
+  return { id, txHash };
+}
