@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { insertTestApplication } from '../../../test/support/applications.ts';
-import { databaseFactories } from '../../../test/support/databases.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseFactories, freshStoreWithApplication } from '../../../test/support/databases.ts';
 import { randomHex as hex } from '../../../test/support/random-hex.ts';
 import { storeSignedTransfer } from '../../../test/support/stored-transfer.ts';
-import type { Database } from '../../platform/db/database.ts';
-import { migrate } from '../../platform/db/migrate.ts';
 import { recordMinedBatch } from './mined-records.repository.ts';
 import { clearRefusal, failLongRefused, markRefused } from './refused-resends.repository.ts';
 import { markBroadcastMany } from './transactions.repository.ts';
@@ -15,20 +12,13 @@ const sender = `0x${'ab'.repeat(20)}`;
 const lost = { code: 'ERROR_CHAIN_LOST', message: 'the chain lost this transaction and refuses it again: x' };
 
 describe.each(databaseFactories)('the refusal clock on $kind', (factory) => {
-  let db: Database;
-  let applicationId: string;
-  beforeEach(async () => {
-    db = await factory.open();
-    await migrate(db);
-    applicationId = await insertTestApplication(db);
-  });
-  afterEach(async () => db?.close());
+  const store = freshStoreWithApplication(factory);
 
   let nextNonce = 0n;
   const storeRecord = async () => {
     const nonce = nextNonce++;
-    const { id, txHash } = await storeSignedTransfer(db, {
-      applicationId,
+    const { id, txHash } = await storeSignedTransfer(store.db, {
+      applicationId: store.applicationId,
       chainId,
       sender,
       nonce,
@@ -38,7 +28,7 @@ describe.each(databaseFactories)('the refusal clock on $kind', (factory) => {
   };
   const read = async (id: string) =>
     (
-      await db.query<{
+      await store.db.query<{
         state: string;
         refused_since: Date | null;
         broadcast_count: number;
@@ -50,31 +40,31 @@ describe.each(databaseFactories)('the refusal clock on $kind', (factory) => {
       )
     )[0];
   const refusedHoursAgo = (id: string, hours: number) =>
-    db.query(`UPDATE evm_transactions SET refused_since = now() - make_interval(hours => $2) WHERE id = $1`, [
-      id,
-      hours,
-    ]);
+    store.db.query(
+      `UPDATE evm_transactions SET refused_since = now() - make_interval(hours => $2) WHERE id = $1`,
+      [id, hours],
+    );
   const gaps = async () =>
-    (await db.query<{ nonce: string }>('SELECT nonce FROM evm_nonce_gaps ORDER BY nonce')).map((row) =>
+    (await store.db.query<{ nonce: string }>('SELECT nonce FROM evm_nonce_gaps ORDER BY nonce')).map((row) =>
       Number(row.nonce),
     );
 
   it('keeps the first refusal’s time, counts each, and fails the record only once it is old enough', async () => {
     const record = await storeRecord();
-    await markRefused(db, record.id);
+    await markRefused(store.db, record.id);
     const first = await read(record.id);
     expect(first?.refused_since).toBeInstanceOf(Date);
-    await markRefused(db, record.id);
+    await markRefused(store.db, record.id);
     const second = await read(record.id);
     expect(second?.refused_since).toEqual(first?.refused_since);
     expect(second?.broadcast_count).toBe((first?.broadcast_count ?? 0) + 1);
 
-    expect(await failLongRefused(db, record, lost, 3600)).toBe(false);
+    expect(await failLongRefused(store.db, record, lost, 3600)).toBe(false);
     expect(await read(record.id)).toMatchObject({ state: 'signed', error_code: null });
     expect(await gaps()).toEqual([]);
 
     await refusedHoursAgo(record.id, 2);
-    expect(await failLongRefused(db, record, lost, 3600)).toBe(true);
+    expect(await failLongRefused(store.db, record, lost, 3600)).toBe(true);
     // Failed as failSignedTransaction fails: its nonce to the gaps, its key released.
     expect(await read(record.id)).toMatchObject({
       state: 'error',
@@ -82,7 +72,7 @@ describe.each(databaseFactories)('the refusal clock on $kind', (factory) => {
       idempotency_key: null,
     });
     expect(await gaps()).toEqual([Number(record.nonce)]);
-    expect(await failLongRefused(db, record, lost, 3600)).toBe(false);
+    expect(await failLongRefused(store.db, record, lost, 3600)).toBe(false);
   });
 
   it('forgets the refusal once a node takes the record, holds it, or mines it', async () => {
@@ -90,12 +80,12 @@ describe.each(databaseFactories)('the refusal clock on $kind', (factory) => {
     const held = await storeRecord();
     const mined = await storeRecord();
     for (const record of [accepted, held, mined]) {
-      await markRefused(db, record.id);
+      await markRefused(store.db, record.id);
       await refusedHoursAgo(record.id, 2);
     }
-    await markBroadcastMany(db, [accepted.id], true);
-    await clearRefusal(db, held.id);
-    await db.transaction((q) =>
+    await markBroadcastMany(store.db, [accepted.id], true);
+    await clearRefusal(store.db, held.id);
+    await store.db.transaction((q) =>
       recordMinedBatch(
         q,
         chainId,
@@ -119,7 +109,7 @@ describe.each(databaseFactories)('the refusal clock on $kind', (factory) => {
     for (const record of [accepted, held, mined]) {
       expect((await read(record.id))?.refused_since).toBeNull();
       // A later refusal starts a new clock: no record is failed on the strength of the old one.
-      expect(await failLongRefused(db, record, lost, 3600)).toBe(false);
+      expect(await failLongRefused(store.db, record, lost, 3600)).toBe(false);
     }
     expect((await read(accepted.id))?.state).toBe('inserted');
     expect((await read(mined.id))?.state).toBe('processing');
@@ -127,10 +117,10 @@ describe.each(databaseFactories)('the refusal clock on $kind', (factory) => {
 
   it('never fails a record that is no longer live', async () => {
     const record = await storeRecord();
-    await db.query(`UPDATE evm_transactions SET state = 'confirmed' WHERE id = $1`, [record.id]);
-    await markRefused(db, record.id);
+    await store.db.query(`UPDATE evm_transactions SET state = 'confirmed' WHERE id = $1`, [record.id]);
+    await markRefused(store.db, record.id);
     await refusedHoursAgo(record.id, 2);
-    expect(await failLongRefused(db, record, lost, 3600)).toBe(false);
+    expect(await failLongRefused(store.db, record, lost, 3600)).toBe(false);
     expect((await read(record.id))?.state).toBe('confirmed');
     expect(await gaps()).toEqual([]);
   });

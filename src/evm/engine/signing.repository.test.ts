@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { insertTestApplication } from '../../../test/support/applications.ts';
-import { databaseFactories } from '../../../test/support/databases.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { databaseFactories, freshStoreWithApplication } from '../../../test/support/databases.ts';
 import { randomHex as hex } from '../../../test/support/random-hex.ts';
-import type { Database } from '../../platform/db/database.ts';
-import { migrate } from '../../platform/db/migrate.ts';
 import { allocateNonces, ensureNonceRow } from './nonces.repository.ts';
 import {
   insertSignedTransactions,
@@ -16,19 +13,12 @@ const chainId = 31337;
 const sender = `0x${'ab'.repeat(20)}`;
 
 describe.each(databaseFactories)('the signing statements on $kind', (factory) => {
-  let db: Database;
-  let applicationId: string;
-  beforeEach(async () => {
-    db = await factory.open();
-    await migrate(db);
-    applicationId = await insertTestApplication(db);
-    await ensureNonceRow(db, chainId, sender, 7);
-  });
-  afterEach(async () => db?.close());
+  const store = freshStoreWithApplication(factory);
+  beforeEach(() => ensureNonceRow(store.db, chainId, sender, 7));
 
   const addGaps = async (...nonces: number[]) => {
     for (const nonce of nonces) {
-      await db.query('INSERT INTO evm_nonce_gaps (chain_id, address, nonce) VALUES ($1, $2, $3)', [
+      await store.db.query('INSERT INTO evm_nonce_gaps (chain_id, address, nonce) VALUES ($1, $2, $3)', [
         chainId,
         sender,
         nonce,
@@ -38,7 +28,7 @@ describe.each(databaseFactories)('the signing statements on $kind', (factory) =>
   const nextNonce = async () =>
     Number(
       (
-        await db.query<{ next_nonce: string }>(
+        await store.db.query<{ next_nonce: string }>(
           'SELECT next_nonce FROM evm_nonces WHERE chain_id = $1 AND address = $2',
           [chainId, sender],
         )
@@ -46,31 +36,31 @@ describe.each(databaseFactories)('the signing statements on $kind', (factory) =>
     );
   const gapsLeft = async () =>
     (
-      await db.query<{ nonce: string }>(
+      await store.db.query<{ nonce: string }>(
         'SELECT nonce FROM evm_nonce_gaps WHERE address = $1 ORDER BY nonce',
         [sender],
       )
     ).map((row) => Number(row.nonce));
 
   it('allocates a range from the next nonce when there are no gaps', async () => {
-    expect(await db.transaction((tx) => allocateNonces(tx, chainId, sender, 3))).toEqual([7n, 8n, 9n]);
+    expect(await store.db.transaction((tx) => allocateNonces(tx, chainId, sender, 3))).toEqual([7n, 8n, 9n]);
     expect(await nextNonce()).toBe(10);
   });
 
   it('keeps the stored next nonce when a known sender is ensured again with a lagging chain nonce', async () => {
     // The engine forgets which rows exist now and then (MAX_KNOWN_NONCE_ROWS) and ensures them again on
     // the next send, with the node's pending count, which lags behind signed records not yet broadcast.
-    await db.transaction((tx) => allocateNonces(tx, chainId, sender, 3));
-    await ensureNonceRow(db, chainId, sender, 7);
-    await ensureNonceRow(db, chainId, sender.toUpperCase().replace('0X', '0x'), 8);
-    expect(await db.transaction((tx) => allocateNonces(tx, chainId, sender, 1))).toEqual([10n]);
+    await store.db.transaction((tx) => allocateNonces(tx, chainId, sender, 3));
+    await ensureNonceRow(store.db, chainId, sender, 7);
+    await ensureNonceRow(store.db, chainId, sender.toUpperCase().replace('0X', '0x'), 8);
+    expect(await store.db.transaction((tx) => allocateNonces(tx, chainId, sender, 1))).toEqual([10n]);
     expect(await nextNonce()).toBe(11);
   });
 
   it('takes the gaps first, smallest first, then a range for the rest', async () => {
-    await db.query('UPDATE evm_nonces SET next_nonce = 20 WHERE address = $1', [sender]);
+    await store.db.query('UPDATE evm_nonces SET next_nonce = 20 WHERE address = $1', [sender]);
     await addGaps(15, 3, 11);
-    expect(await db.transaction((tx) => allocateNonces(tx, chainId, sender, 5))).toEqual([
+    expect(await store.db.transaction((tx) => allocateNonces(tx, chainId, sender, 5))).toEqual([
       3n,
       11n,
       15n,
@@ -83,14 +73,14 @@ describe.each(databaseFactories)('the signing statements on $kind', (factory) =>
 
   it('leaves the next nonce alone when the gaps cover the whole group', async () => {
     await addGaps(2, 4, 5);
-    expect(await db.transaction((tx) => allocateNonces(tx, chainId, sender, 2))).toEqual([2n, 4n]);
+    expect(await store.db.transaction((tx) => allocateNonces(tx, chainId, sender, 2))).toEqual([2n, 4n]);
     expect(await nextNonce()).toBe(7);
     expect(await gapsLeft()).toEqual([5]);
   });
 
   it('fails for a sender without a nonce row', async () => {
     await expect(
-      db.transaction((tx) => allocateNonces(tx, chainId, `0x${'cd'.repeat(20)}`, 1)),
+      store.db.transaction((tx) => allocateNonces(tx, chainId, `0x${'cd'.repeat(20)}`, 1)),
     ).rejects.toThrow(/no nonce row/);
   });
 
@@ -98,7 +88,7 @@ describe.each(databaseFactories)('the signing statements on $kind', (factory) =>
     const rows = [0, 1, 2].map((index) => {
       const tx: NewTransaction = {
         id: randomUUID(),
-        applicationId,
+        applicationId: store.applicationId,
         chainId,
         kind: 'call',
         sender,
@@ -120,8 +110,8 @@ describe.each(databaseFactories)('the signing statements on $kind', (factory) =>
       };
       return { tx, signed };
     });
-    await db.transaction((tx) => insertSignedTransactions(tx, rows));
-    const attempts = await db.query<{
+    await store.db.transaction((tx) => insertSignedTransactions(tx, rows));
+    const attempts = await store.db.query<{
       tx_hash: string;
       transaction_id: string;
       raw_tx: string;
@@ -139,7 +129,7 @@ describe.each(databaseFactories)('the signing statements on $kind', (factory) =>
         max_priority_fee_per_gas: signed.maxPriorityFeePerGas.toString(),
       })),
     );
-    const stored = await db.query<{
+    const stored = await store.db.query<{
       id: string;
       state: string;
       raw_tx: string;
