@@ -137,4 +137,29 @@ describe('openPostgresDatabase deadlines', () => {
       await db.close();
     }
   });
+
+  it('survives a connection lost while a transaction holds it between statements', async () => {
+    const url = await createDatabase(inject('postgresUrl'));
+    const db = await openPostgresDatabase(url, { timeoutMs: 2_000 });
+    const other = await openPostgresDatabase(url, { timeoutMs: 2_000 });
+    try {
+      const failure = await db
+        .transaction(async (tx) => {
+          const [session] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+          // The server ends this session (a restart, a failover, an administrator) while the work is
+          // between two statements: pg reports it as an event of the held connection, which had no
+          // listener and crashed the process (an uncaught exception here).
+          await other.query('SELECT pg_terminate_backend($1)', [session?.pid]);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await tx.query('SELECT 1');
+        })
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(Error);
+      // The pool drops that connection and opens a new one.
+      expect(await db.query<{ n: number }>('SELECT 1 AS n')).toEqual([{ n: 1 }]);
+    } finally {
+      await db.close();
+      await other.close();
+    }
+  });
 });

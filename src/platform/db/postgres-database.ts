@@ -69,6 +69,13 @@ export async function openPostgresDatabase(
       const connection = await connect();
       // A statement that timed out is still running on the connection: it is closed, not reused.
       let broken: unknown;
+      // The pool listens for a lost connection only while it is idle. Lost while held here between two
+      // statements (the server restarted, a failover), pg reports it as an event, which with no listener
+      // is an uncaught exception that ends the process. The next statement fails on it instead.
+      const lost = (error: Error) => {
+        broken ??= error;
+      };
+      connection.on('error', lost);
       try {
         await query(connection, 'BEGIN', undefined, deadlineMs);
         const scoped: Queryable = { query: (sql, params) => query(connection, sql, params, deadlineMs) };
@@ -85,6 +92,7 @@ export async function openPostgresDatabase(
           });
         throw error;
       } finally {
+        connection.removeListener('error', lost);
         connection.release(broken as Error | undefined);
       }
     },
