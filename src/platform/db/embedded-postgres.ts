@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { processAlive, processNamed, waitForExit } from '../child-processes.ts';
+import { superviseChild } from '../supervised-child.ts';
 
 export class EmbeddedPostgresError extends Error {
   override name = 'EmbeddedPostgresError';
@@ -14,7 +15,8 @@ export class EmbeddedPostgresError extends Error {
 export type EmbeddedPostgres = {
   /** A `pg` connection string over the server's Unix socket. */
   url: string;
-  pid: number;
+  /** The running server's (a restarted one has another). */
+  readonly pid: number;
   /** Fast shutdown (SIGINT): open transactions roll back, the server writes a checkpoint and exits. */
   stop(): Promise<void>;
 };
@@ -113,61 +115,82 @@ export async function startEmbeddedPostgres(options: {
     '-c',
     'shared_buffers=32MB',
   ]);
-  const child = spawn(postgres, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000);
-    for (const line of chunk.toString().split('\n')) {
-      if (/\b(ERROR|FATAL|PANIC|WARNING):/.test(line)) options.onLog?.(line.trim());
-    }
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<never>((_, reject) => {
-    child.once('error', (error) =>
-      reject(new EmbeddedPostgresError(`cannot start postgres: ${error.message}`)),
-    );
-    child.once('exit', (code, signal) =>
-      reject(
-        new EmbeddedPostgresError(
-          `postgres exited (${signal ?? `code ${code}`}): ${output.trim().split('\n').pop() ?? ''}`,
-        ),
-      ),
-    );
-  });
-  exited.catch(() => {});
   const url = `postgresql://chaingate@/postgres?host=${encodeURIComponent(socket)}`;
-  const ready = (async () => {
-    for (let waited = 0; waited < 60_000; waited += 100) {
-      const client = new pg.Client({ connectionString: url });
-      try {
-        await client.connect();
-        await client.query('SELECT 1');
-        await client.end();
-        return;
-      } catch {
-        await client.end().catch(() => {});
-        await sleep(100);
+  const log = options.onLog ?? (() => {});
+
+  /** Spawns the server and waits until it accepts connections; kills it if it does not. */
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn(postgres, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-4000);
+      for (const line of chunk.toString().split('\n')) {
+        if (/\b(ERROR|FATAL|PANIC|WARNING):/.test(line)) options.onLog?.(line.trim());
       }
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const exited = new Promise<never>((_, reject) => {
+      child.once('error', (error) =>
+        reject(new EmbeddedPostgresError(`cannot start postgres: ${error.message}`)),
+      );
+      child.once('exit', (code, signal) =>
+        reject(
+          new EmbeddedPostgresError(
+            `postgres exited (${signal ?? `code ${code}`}): ${output.trim().split('\n').pop() ?? ''}`,
+          ),
+        ),
+      );
+    });
+    // Once it has exited, the wait for connections stops too (a restart may fail many times).
+    let gone = false;
+    exited.catch(() => {
+      gone = true;
+    });
+    const ready = (async () => {
+      for (let waited = 0; waited < 60_000 && !gone; waited += 100) {
+        const client = new pg.Client({ connectionString: url });
+        try {
+          await client.connect();
+          await client.query('SELECT 1');
+          await client.end();
+          return;
+        } catch {
+          await client.end().catch(() => {});
+          await sleep(100);
+        }
+      }
+      throw new EmbeddedPostgresError('postgres did not accept connections within 60 s');
+    })();
+    try {
+      await Promise.race([ready, exited]);
+    } catch (error) {
+      child.kill('SIGKILL');
+      throw error;
     }
-    throw new EmbeddedPostgresError('postgres did not accept connections within 60 s');
-  })();
-  try {
-    await Promise.race([ready, exited]);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
-  const stopOnExit = () => child.kill('SIGINT');
+    child.removeAllListeners('exit');
+    return child;
+  };
+
+  // A server that dies under the service (the kernel's OOM killer picks PostgreSQL first) is started
+  // again: its own crash recovery replays the WAL, and the pool opens new connections to it.
+  const supervised = superviseChild(await launch(), { name: 'the embedded PostgreSQL', start: launch, log });
+  const stopOnExit = () => {
+    void supervised.stopRestarts();
+    supervised.child.kill('SIGINT');
+  };
   process.once('exit', stopOnExit);
   return {
     url,
-    pid: child.pid ?? 0,
+    get pid() {
+      return supervised.child.pid ?? 0;
+    },
     stop: async () => {
       process.removeListener('exit', stopOnExit);
-      child.removeAllListeners('exit');
-      child.kill('SIGINT');
-      await waitForExit(child, 20_000);
+      await supervised.stopRestarts();
+      const last = supervised.child;
+      last.kill('SIGINT');
+      await waitForExit(last, 20_000);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { processAlive, processNamed, waitForExit } from '../child-processes.ts';
 import { DEVNET_CHAIN_ID } from '../config/known-chains.ts';
 import { findFreePort, isPortFree } from '../net/free-port.ts';
+import { superviseChild } from '../supervised-child.ts';
 import { DevnetError, locateAnvilBinary } from './anvil-binary.ts';
 import { DevnetSnapshots, stateToLoad } from './devnet-snapshots.ts';
 
@@ -31,7 +32,8 @@ type PidFile = { pid: number; port?: number };
 export type AnvilDevnet = {
   rpcUrl: string;
   port: number;
-  pid: number;
+  /** The running anvil's (a restarted one has another). */
+  readonly pid: number;
   /** The running state snapshots (undefined without a state dir). */
   snapshots: DevnetSnapshots | undefined;
   /** Saves the state one last time, stops anvil and waits for it to exit. */
@@ -94,14 +96,22 @@ function statesDir(stateDir: string): string {
   return join(stateDir, 'states');
 }
 
-/** Starts the devnet (chain id 31337) and resolves once its RPC answers. */
+/**
+ * Starts the devnet (chain id 31337) and resolves once its RPC answers.
+ *
+ * With a state dir, an anvil that later dies on its own (killed, out of memory) is started again on the
+ * same port from the last saved state: the chain forgets what came after that save (about a second),
+ * which the engine recovers from as after a crash of the whole service. Without one the chain lived in
+ * memory only, and nothing is restarted.
+ */
 export async function startAnvilDevnet(options: AnvilDevnetOptions): Promise<AnvilDevnet> {
   const binary = locateAnvilBinary(options.binary);
   const host = options.host ?? '127.0.0.1';
-  const args = ['--host', host, '--chain-id', String(DEVNET_CHAIN_ID), '--silent'];
-  if (options.blockTimeSeconds !== undefined) args.push('--block-time', String(options.blockTimeSeconds));
-  args.push('--max-persisted-states', String(PERSISTED_STATES));
-  if (options.hardfork !== undefined) args.push('--hardfork', options.hardfork);
+  const log = options.onLog ?? (() => {});
+  const baseArgs = ['--host', host, '--chain-id', String(DEVNET_CHAIN_ID), '--silent'];
+  if (options.blockTimeSeconds !== undefined) baseArgs.push('--block-time', String(options.blockTimeSeconds));
+  baseArgs.push('--max-persisted-states', String(PERSISTED_STATES));
+  if (options.hardfork !== undefined) baseArgs.push('--hardfork', options.hardfork);
   let pidFile: string | undefined;
   // Without a state dir the states go to a temporary dir of their own, removed like the state dir's.
   const states = options.stateDir
@@ -112,48 +122,62 @@ export async function startAnvilDevnet(options: AnvilDevnetOptions): Promise<Anv
     chmodSync(options.stateDir, 0o700);
     pidFile = join(options.stateDir, 'anvil.pid');
     await stopOrphan(pidFile, options.stateDir);
-    const load = stateToLoad(options.stateDir);
-    if (load) args.push('--load-state', load);
-    rmSync(states, { recursive: true, force: true });
   }
-  args.push('--cache-path', states);
   const preferred = options.port ?? 8545;
   const port = preferred !== 0 && (await isPortFree(preferred, host)) ? preferred : await findFreePort(host);
-  args.push('--port', String(port));
-
-  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-    options.onLog?.(chunk.toString().trim());
-  });
-  const spawnError = new Promise<never>((_, reject) => {
-    child.once('error', (error) => reject(new DevnetError(`cannot start anvil: ${error.message}`)));
-    child.once('exit', (code, signal) =>
-      reject(
-        new DevnetError(
-          `anvil exited during start (${signal ?? `code ${code}`}): ${stderr.trim().split('\n').pop() ?? ''}`,
-        ),
-      ),
-    );
-  });
-  spawnError.catch(() => {});
   const rpcUrl = `http://${host}:${port}`;
-  const ready = (async () => {
-    for (let waited = 0; waited < 30_000; waited += 100) {
-      if (await rpcAnswers(rpcUrl)) return;
-      await sleep(100);
+
+  /** Spawns anvil from the newest saved state and waits for its RPC; kills it if it does not come up. */
+  const launch = async (): Promise<ChildProcess> => {
+    const args = [...baseArgs];
+    if (options.stateDir) {
+      const load = stateToLoad(options.stateDir);
+      if (load) args.push('--load-state', load);
+      rmSync(states, { recursive: true, force: true });
     }
-    throw new DevnetError(`anvil did not answer on ${rpcUrl} within 30 s`);
-  })();
-  try {
-    await Promise.race([ready, spawnError]);
-  } catch (error) {
-    child.kill('SIGKILL');
-    rmSync(states, { recursive: true, force: true });
-    throw error;
-  }
-  if (pidFile && child.pid) writeFileSync(pidFile, JSON.stringify({ pid: child.pid, port }), { mode: 0o600 });
+    args.push('--cache-path', states, '--port', String(port));
+    const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+      log(chunk.toString().trim());
+    });
+    const spawnError = new Promise<never>((_, reject) => {
+      child.once('error', (error) => reject(new DevnetError(`cannot start anvil: ${error.message}`)));
+      child.once('exit', (code, signal) =>
+        reject(
+          new DevnetError(
+            `anvil exited during start (${signal ?? `code ${code}`}): ${stderr.trim().split('\n').pop() ?? ''}`,
+          ),
+        ),
+      );
+    });
+    // Once it has exited, the wait for its RPC stops too (a restart may fail many times).
+    let gone = false;
+    spawnError.catch(() => {
+      gone = true;
+    });
+    const ready = (async () => {
+      for (let waited = 0; waited < 30_000 && !gone; waited += 100) {
+        if (await rpcAnswers(rpcUrl)) return;
+        await sleep(100);
+      }
+      throw new DevnetError(`anvil did not answer on ${rpcUrl} within 30 s`);
+    })();
+    try {
+      await Promise.race([ready, spawnError]);
+    } catch (error) {
+      child.kill('SIGKILL');
+      rmSync(states, { recursive: true, force: true });
+      throw error;
+    }
+    if (pidFile && child.pid)
+      writeFileSync(pidFile, JSON.stringify({ pid: child.pid, port }), { mode: 0o600 });
+    child.removeAllListeners('exit');
+    return child;
+  };
+
+  const child = await launch();
   const snapshots = options.stateDir
     ? new DevnetSnapshots({
         rpcUrl,
@@ -163,26 +187,38 @@ export async function startAnvilDevnet(options: AnvilDevnetOptions): Promise<Anv
       })
     : undefined;
   snapshots?.start();
-  child.removeAllListeners('exit');
+
+  // Restarted only from a saved state: an in-memory chain would come back empty.
+  const supervised = options.stateDir
+    ? superviseChild(child, { name: `the devnet's anvil (port ${port})`, start: launch, log })
+    : undefined;
+  const running = () => supervised?.child ?? child;
+
   // If this process exits without stop() (a test runner tearing down), do not leave anvil behind, nor
   // a temporary states dir (a state dir's is emptied by the next start).
   const killOnExit = () => {
-    child.kill('SIGTERM');
+    void supervised?.stopRestarts();
+    running().kill('SIGTERM');
     if (!options.stateDir) rmSync(states, { recursive: true, force: true });
   };
   process.once('exit', killOnExit);
   return {
     rpcUrl,
     port,
-    pid: child.pid ?? 0,
+    get pid() {
+      return running().pid ?? 0;
+    },
     snapshots,
     stop: async () => {
       process.removeListener('exit', killOnExit);
+      // A start under way finishes (or fails) first, so the anvil it started is the one stopped here.
+      await supervised?.stopRestarts();
       await snapshots
         ?.stop()
         .catch((error: Error) => options.onLog?.(`last devnet snapshot failed: ${error.message}`));
-      child.kill('SIGTERM');
-      await waitForExit(child, 10_000);
+      const last = running();
+      last.kill('SIGTERM');
+      await waitForExit(last, 10_000);
       if (pidFile) rmSync(pidFile, { force: true });
       rmSync(states, { recursive: true, force: true });
     },
