@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -132,4 +134,53 @@ it('saves a long chain’s empty blocks only once they add a tenth to the chain 
   expect(snapshots.dumps).toBe(1);
   await until(() => snapshots.dumps === 2, 'a dump once the empty blocks add a tenth');
   expect(Number(snapshots.savedBlock) - saved).toBeGreaterThanOrEqual(tenth);
+});
+
+/** An HTTP relay to anvil that holds the answer to `anvil_dumpState` back for `holdMs`. */
+async function dumpHoldingRelay(target: string, holdMs: number) {
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString();
+    const answer = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    const text = await answer.text();
+    if (body.includes('anvil_dumpState')) await sleep(holdMs);
+    response.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+it('keeps no dump during which a block with transactions was mined, but keeps one across empty blocks', async () => {
+  // Anvil dumped its list of blocks, then its accounts: a block mined in between left a snapshot with
+  // the block's effects and not the block. Here the dump's answer is held while a block comes.
+  const relay = await dumpHoldingRelay(anvil.rpcUrl, 900);
+  const dir = mkdtempSync(join(tmpdir(), 'chaingate-snapshots-'));
+  const snapshots = new DevnetSnapshots({ rpcUrl: relay.url, stateDir: dir, minIntervalMs: 300 });
+  try {
+    const dumping = snapshots.dumpNow();
+    await sleep(100);
+    await rpc('eth_sendTransaction', [{ from: DEV_ACCOUNT, to: OTHER_ACCOUNT, value: '0x5' }]);
+    expect(await dumping).toBe(false);
+    expect(snapshots.straddledDumps).toBe(1);
+    expect(existsSync(join(dir, 'state.json.gz'))).toBe(false);
+
+    // The next dump meets only empty blocks (0.3 s apart, three or so while it is held): it is kept.
+    const before = await blockNumber();
+    expect(await snapshots.dumpNow()).toBe(true);
+    expect(await blockNumber()).toBeGreaterThan(before);
+    expect(snapshots.dumps).toBe(1);
+    expect(existsSync(join(dir, 'state.json.gz'))).toBe(true);
+  } finally {
+    await snapshots.stop();
+    await relay.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
