@@ -183,6 +183,7 @@ export async function startAnvilDevnet(options: AnvilDevnetOptions): Promise<Anv
         rpcUrl,
         stateDir: options.stateDir,
         minIntervalMs: (options.snapshotSeconds ?? 1) * 1000,
+        blockTimeSeconds: options.blockTimeSeconds,
         onError: options.onLog,
       })
     : undefined;

@@ -184,3 +184,31 @@ it('keeps no dump during which a block with transactions was mined, but keeps on
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it('holds mining every whole second during a dump, so a transfer sent meanwhile does not spoil it', async () => {
+  // Under steady traffic every block has transactions: unheld, a dump longer than a block was never kept.
+  const slow = await startAnvil({ blockTime: 1 });
+  const relay = await dumpHoldingRelay(slow.rpcUrl, 1_500);
+  const dir = mkdtempSync(join(tmpdir(), 'chaingate-snapshots-'));
+  const snapshots = new DevnetSnapshots({ rpcUrl: relay.url, stateDir: dir, blockTimeSeconds: 1 });
+  try {
+    const dumping = snapshots.dumpNow();
+    await sleep(200);
+    const hash = await rpcCall(slow.rpcUrl, 'eth_sendTransaction', [
+      { from: DEV_ACCOUNT, to: OTHER_ACCOUNT, value: '0x6' },
+    ]);
+    expect(await dumping).toBe(true);
+    expect(existsSync(join(dir, 'state.json.gz'))).toBe(true);
+    // Mining goes on at its own interval, and the transfer is mined.
+    expect(await rpcCall(slow.rpcUrl, 'anvil_getIntervalMining')).toBe(1);
+    await until(
+      async () => (await rpcCall(slow.rpcUrl, 'eth_getTransactionReceipt', [hash])) !== null,
+      'the transfer mined',
+    );
+  } finally {
+    await snapshots.stop();
+    await relay.close();
+    await slow.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
