@@ -9,10 +9,18 @@ import { randomHex } from './random-hex.ts';
  */
 export async function storeSignedTransfer(
   db: Database,
-  record: { applicationId: string; chainId: number; sender: string; nonce: bigint; idempotencyKey?: string },
+  record: {
+    applicationId: string;
+    chainId: number;
+    sender: string;
+    nonce: bigint;
+    idempotencyKey?: string;
+    /** A real signed transaction's hash and bytes, for a record whose transaction is sent. */
+    signed?: { txHash: `0x${string}`; rawTx: `0x${string}` };
+  },
 ): Promise<{ id: string; txHash: `0x${string}` }> {
   const id = randomUUID();
-  const txHash = randomHex(32);
+  const txHash = record.signed?.txHash ?? randomHex(32);
   const tx = {
     id,
     applicationId: record.applicationId,
@@ -34,7 +42,7 @@ export async function storeSignedTransfer(
     maxFeePerGas: 2n,
     maxPriorityFeePerGas: 1n,
     txHash,
-    rawTx: randomHex(110),
+    rawTx: record.signed?.rawTx ?? randomHex(110),
   };
   await db.transaction((q) => insertSignedTransactions(q, [{ tx, signed }]));
   return { id, txHash };

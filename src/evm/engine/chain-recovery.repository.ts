@@ -75,12 +75,13 @@ export async function listLiveFromNonce(
   sender: string,
   chainNonce: number,
   poolNonce: number,
+  limit: number,
 ): Promise<TransactionRow[]> {
   return db.query<TransactionRow>(
     `SELECT * FROM evm_transactions
       WHERE chain_id = $1 AND sender = $2 AND nonce >= $3
         AND (state IN ('signed', 'inserted') AND nonce >= $4 OR state = 'processing' AND block_number IS NULL)
-      ORDER BY nonce`,
-    [chainId, sender, chainNonce, poolNonce],
+      ORDER BY nonce LIMIT $5`,
+    [chainId, sender, chainNonce, poolNonce, limit],
   );
 }

@@ -3,7 +3,21 @@ import { addMissingGaps, listLiveFromNonce, reopenMinedFromNonce } from './chain
 import { type RebroadcastContext, rebroadcast } from './rebroadcast.ts';
 import { failLongRefused } from './refused-resends.repository.ts';
 
-export type SenderRecovery = { reopened: number; rebroadcast: number; failed: number; gaps: number };
+export type SenderRecovery = {
+  reopened: number;
+  rebroadcast: number;
+  failed: number;
+  gaps: number;
+  /** Stored transactions past this pass's bound remain to be given again: the next tick goes on. */
+  more: boolean;
+};
+
+/**
+ * Stored transactions one pass gives the node again at most. The pass holds the engine's tick (no block
+ * is scanned meanwhile): after a rewind of ~100,000 transfers one pass took minutes, and the records it
+ * had re-sent, mined meanwhile, waited for it.
+ */
+const RESENDS_PER_PASS = 500;
 
 /**
  * Reconciles one sender's stored transactions with a chain that may have lost blocks (a deep reorg, a
@@ -22,7 +36,7 @@ export async function recoverSender(
   sender: string,
   storeNextNonce: bigint,
 ): Promise<SenderRecovery> {
-  const result: SenderRecovery = { reopened: 0, rebroadcast: 0, failed: 0, gaps: 0 };
+  const result: SenderRecovery = { reopened: 0, rebroadcast: 0, failed: 0, gaps: 0, more: false };
   const address = sender as `0x${string}`;
   const [chainNonce, poolNonce] = await Promise.all([
     network.client.getTransactionCount({ address, blockTag: 'latest' }),
@@ -32,7 +46,15 @@ export async function recoverSender(
   if (BigInt(chainNonce) >= storeNextNonce || BigInt(poolNonce) >= storeNextNonce) return result;
   result.reopened = await reopenMinedFromNonce(context.db, network.chainId, sender, chainNonce);
   result.gaps = await addMissingGaps(context.db, network.chainId, sender, chainNonce);
-  for (const row of await listLiveFromNonce(context.db, network.chainId, sender, chainNonce, poolNonce)) {
+  const rows = await listLiveFromNonce(
+    context.db,
+    network.chainId,
+    sender,
+    chainNonce,
+    poolNonce,
+    RESENDS_PER_PASS,
+  );
+  for (const row of rows) {
     const outcome = await rebroadcast(context, network, row);
     if (outcome.kind === 'accepted') result.rebroadcast++;
     else if (outcome.kind === 'rejected' || outcome.kind === 'insufficientFunds') {
@@ -61,5 +83,9 @@ export async function recoverSender(
       break;
     }
   }
+  // The next tick goes on only after a full pass the node took whole. After a refusal, a failed record
+  // (its nonce not filled yet) or a node away, the same records would be listed again: they wait for the
+  // usual look.
+  result.more = rows.length === RESENDS_PER_PASS && result.rebroadcast === rows.length;
   return result;
 }

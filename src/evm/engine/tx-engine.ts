@@ -65,6 +65,8 @@ export class TxEngine {
   /** Per network: the highest head seen, and when the senders were last reconciled with the chain. */
   readonly #lastHead = new Map<number, bigint>();
   readonly #lastReconciled = new Map<number, number>();
+  /** Per network, the senders whose recovery pass stopped at its bound: the next tick goes on with them. */
+  readonly #unfinishedRecoveries = new Map<number, Set<string>>();
   readonly #lastGapLook = new Map<number, number>();
   /** Per network: the head and time of the last look at the open records in the store. */
   readonly #lastRecordPass = new Map<number, { head: bigint; at: number }>();
@@ -233,14 +235,26 @@ export class TxEngine {
     const now = Date.now();
     const every = this.options.reconcileEveryMs ?? (network.hasDevnetFaucet ? 5_000 : 60_000);
     const last = this.#lastReconciled.get(network.chainId);
-    if (!everyone && last !== undefined && now - last < every) return;
-    this.#lastReconciled.set(network.chainId, now);
-    if (everyone) forgetContractCode(network.chainId);
-    const since = everyone ? undefined : new Date(now - 24 * 3600_000);
+    // Senders whose last pass stopped at its bound (see `recoverSender`) go on at the next tick.
+    const unfinished = this.#unfinishedRecoveries.get(network.chainId) ?? new Set<string>();
+    this.#unfinishedRecoveries.set(network.chainId, unfinished);
+    const due = everyone || last === undefined || now - last >= every;
+    if (!due && unfinished.size === 0) return;
+    let senders = await listSendersToReconcile(
+      this.platform.db,
+      network.chainId,
+      everyone || !due ? undefined : new Date(now - 24 * 3600_000),
+    );
+    if (due) {
+      this.#lastReconciled.set(network.chainId, now);
+      if (everyone) forgetContractCode(network.chainId);
+    } else senders = senders.filter((sender) => unfinished.has(sender.address));
     const context = this.#rebroadcastContext(tracker);
-    for (const sender of await listSendersToReconcile(this.platform.db, network.chainId, since)) {
+    for (const sender of senders) {
       if (this.#stopped) return;
       const result = await recoverSender(context, network, sender.address, BigInt(sender.next_nonce));
+      if (result.more) unfinished.add(sender.address);
+      else unfinished.delete(sender.address);
       if (result.reopened + result.failed + result.gaps > 0) {
         forgetContractCode(network.chainId);
         this.platform.logger.warn(
