@@ -25,8 +25,9 @@ import { type Check, type Outcome, summarise } from './outcomes.ts';
 
 const minutes = Number(process.argv[2] ?? 5);
 const seed = Number(process.argv[3] ?? Date.now() % 100_000);
-const workers = 8;
-const pauseBetweenSendsMs = 120;
+// The load: requests in flight, and each one's pause before its next (CHAOS_WORKERS, CHAOS_PAUSE_MS).
+const workers = Number(process.env.CHAOS_WORKERS ?? 8);
+const pauseBetweenSendsMs = Number(process.env.CHAOS_PAUSE_MS ?? 120);
 const settleTimeoutMs = Number(process.env.CHAOS_SETTLE_MINUTES ?? 8) * 60_000;
 
 type Credentials = { apiKey: string; applicationId: string; sender: string; devnetRpcUrl: string };
@@ -39,9 +40,13 @@ const env = {
   PORT: String(port),
   LOG_LEVEL: 'warn',
   CHAINGATE_SOROBAN: '0',
+  // The suite's 0.2 s blocks unless asked (CHAOS_BLOCK_TIME=1 is `npm start`'s).
+  ...(process.env.CHAOS_BLOCK_TIME ? { CHAINGATE_DEVNET_BLOCK_TIME: process.env.CHAOS_BLOCK_TIME } : {}),
 };
 const log = (line: string) => process.stdout.write(`[${new Date().toISOString().slice(11, 23)}] ${line}\n`);
-log(`chaos: ${minutes} min, seed ${seed}, data dir ${dataDir}`);
+log(
+  `chaos: ${minutes} min, seed ${seed}, ${workers} in flight, ${pauseBetweenSendsMs} ms pauses, data dir ${dataDir}`,
+);
 
 let server = spawnServer(env, { ownProcessGroup: true });
 const orphans = new Set<number>();
