@@ -90,10 +90,11 @@ export async function summarise(options: Options): Promise<Check[]> {
     ([index]) => finalStatus.get(index)?.status === 'confirmed' && held(index) !== 1n,
   );
   // Accepted, then told it failed (`error`, `evmError`): nothing may have moved.
-  const failedWithEffect = accepted.filter(([index]) => {
+  const endedFailed = accepted.filter(([index]) => {
     const status = finalStatus.get(index)?.status;
-    return status !== undefined && status !== 'confirmed' && held(index) !== 0n;
+    return status !== undefined && status !== 'confirmed';
   });
+  const failedWithEffect = endedFailed.filter(([index]) => held(index) !== 0n);
   const refused = byKind('refused');
   const refusedWithEffect = refused.filter(([index]) => held(index) !== 0n);
   const unanswered = byKind('unanswered');
@@ -149,7 +150,7 @@ export async function summarise(options: Options): Promise<Check[]> {
       pass: failedWithEffect.length === 0,
       detail:
         failedWithEffect.length === 0
-          ? `${notConfirmed.length === 0 ? 'none ended failed' : 'those ended failed hold 0'}`
+          ? `${endedFailed.length === 0 ? 'none ended failed' : `the ${endedFailed.length} that ended failed hold 0`}`
           : `${failedWithEffect.length} hold tokens: ${list(failedWithEffect)}`,
     },
     {
