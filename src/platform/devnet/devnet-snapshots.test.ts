@@ -136,12 +136,21 @@ it('saves a long chain’s empty blocks only once they add a tenth to the chain 
   expect(Number(snapshots.savedBlock) - saved).toBeGreaterThanOrEqual(tenth);
 });
 
-/** An HTTP relay to anvil that holds the answer to `anvil_dumpState` back for `holdMs`. */
-async function dumpHoldingRelay(target: string, holdMs: number) {
+/**
+ * An HTTP relay to anvil that holds the answer to `anvil_dumpState` back for `holdMs`, and answers 503
+ * to the first `failFirst` requests whose body matches it, without passing them on.
+ */
+async function dumpHoldingRelay(target: string, holdMs: number, failFirst?: RegExp) {
+  let failed = false;
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString();
+    if (failFirst?.test(body) && !failed) {
+      failed = true;
+      response.writeHead(503).end('busy');
+      return;
+    }
     const answer = await fetch(target, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -205,6 +214,37 @@ it('holds mining every whole second during a dump, so a transfer sent meanwhile 
       async () => (await rpcCall(slow.rpcUrl, 'eth_getTransactionReceipt', [hash])) !== null,
       'the transfer mined',
     );
+  } finally {
+    await snapshots.stop();
+    await relay.close();
+    await slow.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('gives the mining back at the next look when giving it back after a dump failed', async () => {
+  // Left held, the next dump found an interval not the configured one, held nothing, gave nothing
+  // back: the devnet mined no block again.
+  const slow = await startAnvil({ blockTime: 1 });
+  const relay = await dumpHoldingRelay(slow.rpcUrl, 0, /evm_setIntervalMining","params":\[1\]/);
+  const dir = mkdtempSync(join(tmpdir(), 'chaingate-snapshots-'));
+  const errors: string[] = [];
+  const snapshots = new DevnetSnapshots({
+    rpcUrl: relay.url,
+    stateDir: dir,
+    minIntervalMs: 300,
+    blockTimeSeconds: 1,
+    onError: (message) => errors.push(message),
+  });
+  try {
+    snapshots.start();
+    await until(() => errors.length > 0, 'the failed end of the hold');
+    await until(
+      async () => (await rpcCall(slow.rpcUrl, 'anvil_getIntervalMining')) === 1,
+      'mining given back',
+    );
+    const from = Number(await rpcCall(slow.rpcUrl, 'eth_blockNumber'));
+    await until(async () => Number(await rpcCall(slow.rpcUrl, 'eth_blockNumber')) > from, 'a block');
   } finally {
     await snapshots.stop();
     await relay.close();

@@ -173,6 +173,8 @@ export class DevnetSnapshots {
   dumps = 0;
   /** Dumps not kept because a block with transactions came while anvil dumped (see `dumpNow`). */
   straddledDumps = 0;
+  /** The interval of a hold of the mining not yet ended (see `#holdMining`). */
+  #heldSince: number | undefined;
 
   /** The newest block the last dump holds, as far as its look before the dump saw. */
   get savedBlock(): bigint | undefined {
@@ -204,6 +206,9 @@ export class DevnetSnapshots {
     if (this.#busy || Date.now() < this.#notBefore) return;
     this.#busy = (async () => {
       try {
+        // A hold of the mining whose end failed is ended at once, not at the next dump (the byte budget
+        // may put that minutes away, with the devnet unmined meanwhile).
+        if (this.#heldSince !== undefined) await this.#endHold(this.#heldSince);
         await this.#look();
         const quietDue =
           this.#grewEnough() &&
@@ -276,12 +281,22 @@ export class DevnetSnapshots {
    * is not the configured one (someone changed it).
    */
   async #holdMining(): Promise<number | undefined> {
+    // A hold whose end failed (anvil busy past the deadline) is ended first: left as it was, this look
+    // would find the interval not the configured one, hold nothing, and leave the devnet unmined.
+    if (this.#heldSince !== undefined) await this.#endHold(this.#heldSince);
     const blockTime = this.options.blockTimeSeconds;
     if (blockTime === undefined || !Number.isInteger(blockTime) || blockTime <= 0) return undefined;
     // Mining someone changed through the devnet's port (a test holding blocks back) is left as it is.
     if ((await rpc(this.#pool, 'anvil_getIntervalMining')) !== blockTime) return undefined;
+    this.#heldSince = blockTime;
     await rpc(this.#pool, 'evm_setIntervalMining', [0]);
     return blockTime;
+  }
+
+  /** Gives the devnet its interval back; until that succeeds, the hold stays owed (`#heldSince`). */
+  async #endHold(interval: number): Promise<void> {
+    await rpc(this.#pool, 'evm_setIntervalMining', [interval]);
+    this.#heldSince = undefined;
   }
 
   /**
@@ -312,7 +327,7 @@ export class DevnetSnapshots {
         hex = String(await rpc(this.#pool, 'anvil_dumpState'));
         consistent = await this.#onlyEmptyBlocksSince(head, await this.#latest());
       } finally {
-        if (heldInterval) await rpc(this.#pool, 'evm_setIntervalMining', [heldInterval]);
+        if (heldInterval) await this.#endHold(heldInterval);
       }
       if (consistent) {
         const gzipped = Buffer.from(hex.replace(/^0x/, ''), 'hex');
