@@ -1,4 +1,3 @@
-import { keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { recoverSender } from '../../src/evm/engine/chain-recovery.ts';
@@ -9,7 +8,7 @@ import { openPgliteDatabase } from '../../src/platform/db/pglite-database.ts';
 import { devnetNetwork } from '../../src/platform/networks/evm-networks.ts';
 import { type AnvilInstance, rpcCall, startAnvil } from '../support/anvil.ts';
 import { insertTestApplication } from '../support/applications.ts';
-import { storeSignedTransfer } from '../support/stored-transfer.ts';
+import { storeAcceptedTransfer } from '../support/stored-transfer.ts';
 
 // The look at a sender's nonces gives the node every stored transaction the chain lacks. It did so in one
 // pass, which holds the engine's tick: after a chaos run's rewind of ~100,000 transfers, for minutes, with
@@ -19,7 +18,7 @@ let db: Database;
 // anvil's third dev account: its nonces are this test's alone.
 const account = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
 const count = 600;
-// As the store keeps senders (evm_nonces, the records): lower case.
+// As the store keeps senders (evm_nonces, the records, storeAcceptedTransfer): lower case.
 const sender = account.address.toLowerCase();
 
 beforeAll(async () => {
@@ -28,26 +27,8 @@ beforeAll(async () => {
   await migrate(db);
   const applicationId = await insertTestApplication(db);
   // Stored and never sent: what the engine finds after the chain forgot them all.
-  for (let nonce = 0; nonce < count; nonce++) {
-    const rawTx = await account.signTransaction({
-      chainId: 31337,
-      nonce,
-      to: '0x000000000000000000000000000000000000b0d1',
-      value: 1n,
-      gas: 21_000n,
-      maxFeePerGas: 10_000_000_000n,
-      maxPriorityFeePerGas: 1n,
-      type: 'eip1559',
-    });
-    const { id } = await storeSignedTransfer(db, {
-      applicationId,
-      chainId: 31337,
-      sender,
-      nonce: BigInt(nonce),
-      signed: { txHash: keccak256(rawTx), rawTx },
-    });
-    await db.query(`UPDATE evm_transactions SET state = 'inserted' WHERE id = $1`, [id]);
-  }
+  for (let nonce = 0; nonce < count; nonce++)
+    await storeAcceptedTransfer(db, { applicationId, account, nonce });
 }, 60_000);
 afterAll(async () => {
   await db?.close();

@@ -1,4 +1,3 @@
-import { keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ConfirmationTracker } from '../../src/evm/engine/confirmation-tracker.ts';
@@ -9,7 +8,7 @@ import { openPgliteDatabase } from '../../src/platform/db/pglite-database.ts';
 import { devnetNetwork } from '../../src/platform/networks/evm-networks.ts';
 import { type AnvilInstance, rpcCall, startAnvil } from '../support/anvil.ts';
 import { insertTestApplication } from '../support/applications.ts';
-import { storeSignedTransfer } from '../support/stored-transfer.ts';
+import { storeAcceptedTransfer } from '../support/stored-transfer.ts';
 
 // A tracker more than a hundred blocks behind (its ticks held for minutes by a long pass of re-sends)
 // jumped to the last hundred blocks: a record mined in the blocks it jumped over was left to the
@@ -38,24 +37,8 @@ it('reads the blocks it fell behind on, a hundred a scan, instead of jumping to 
   // The tracker's last scan: nothing open, so it notes the head and reads nothing.
   await tracker.scanNewBlocks(await blockNumber());
 
-  const rawTx = await account.signTransaction({
-    chainId: 31337,
-    nonce: Number(await rpcCall(anvil.rpcUrl, 'eth_getTransactionCount', [account.address, 'latest'])),
-    to: '0x000000000000000000000000000000000000c47c',
-    value: 1n,
-    gas: 21_000n,
-    maxFeePerGas: 10_000_000_000n,
-    maxPriorityFeePerGas: 1n,
-    type: 'eip1559',
-  });
-  const { id } = await storeSignedTransfer(db, {
-    applicationId,
-    chainId: 31337,
-    sender: account.address,
-    nonce: 0n,
-    signed: { txHash: keccak256(rawTx), rawTx },
-  });
-  await db.query(`UPDATE evm_transactions SET state = 'inserted' WHERE id = $1`, [id]);
+  const nonce = Number(await rpcCall(anvil.rpcUrl, 'eth_getTransactionCount', [account.address, 'latest']));
+  const { id, txHash, rawTx } = await storeAcceptedTransfer(db, { applicationId, account, nonce });
   // Mined (anvil mines each transaction at once), then 150 empty blocks the tracker did not read.
   await rpcCall(anvil.rpcUrl, 'eth_sendRawTransaction', [rawTx]);
   await rpcCall(anvil.rpcUrl, 'anvil_mine', ['0x96']);
@@ -64,5 +47,5 @@ it('reads the blocks it fell behind on, a hundred a scan, instead of jumping to 
   await tracker.scanNewBlocks(head);
   const [row] = await findTransactionsByIds(db, [id]);
   expect(row?.state).toBe('confirmed');
-  expect(row?.tx_hash).toBe(keccak256(rawTx));
+  expect(row?.tx_hash).toBe(txHash);
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { keccak256, type LocalAccount } from 'viem';
 import { insertSignedTransactions } from '../../src/evm/engine/transactions.repository.ts';
 import type { Database } from '../../src/platform/db/database.ts';
 import { randomHex } from './random-hex.ts';
@@ -46,4 +47,35 @@ export async function storeSignedTransfer(
   };
   await db.transaction((q) => insertSignedTransactions(q, [{ tx, signed }]));
   return { id, txHash };
+}
+
+/**
+ * A transfer of 1 wei from `account` signed for real and stored as the node had accepted it (`inserted`,
+ * sender in lower case as the store keeps senders), not sent: for tests that give it to a node
+ * themselves, or let the engine do so. Answers its id and signed bytes.
+ */
+export async function storeAcceptedTransfer(
+  db: Database,
+  record: { applicationId: string; account: LocalAccount; nonce: number },
+): Promise<{ id: string; txHash: `0x${string}`; rawTx: `0x${string}` }> {
+  const rawTx = await record.account.signTransaction({
+    chainId: 31337,
+    nonce: record.nonce,
+    to: '0x000000000000000000000000000000000000b0d1',
+    value: 1n,
+    gas: 21_000n,
+    maxFeePerGas: 10_000_000_000n,
+    maxPriorityFeePerGas: 1n,
+    type: 'eip1559',
+  });
+  const txHash = keccak256(rawTx);
+  const { id } = await storeSignedTransfer(db, {
+    applicationId: record.applicationId,
+    chainId: 31337,
+    sender: record.account.address.toLowerCase(),
+    nonce: BigInt(record.nonce),
+    signed: { txHash, rawTx },
+  });
+  await db.query(`UPDATE evm_transactions SET state = 'inserted' WHERE id = $1`, [id]);
+  return { id, txHash, rawTx };
 }

@@ -48,9 +48,8 @@ export class ConfirmationTracker {
 
   /**
    * Reads the blocks after the last one read, up to the head and a hundred at most, for receipts of
-   * open records. Answers
-   * true when it asked the store and no record was open on the network (the caller's look at the open
-   * records would find none either).
+   * open records. Answers true when it asked the store and no record was open on the network (the
+   * caller's look at the open records would find none either).
    */
   async scanNewBlocks(head: bigint): Promise<boolean> {
     if (this.#lastScanned === undefined) this.#lastScanned = head - 1n;
